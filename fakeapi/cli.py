@@ -1,0 +1,78 @@
+"""The `fakeapi` command: `serve` runs the server; `openapi` writes the OpenAPI documents."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from pathlib import Path
+
+from fakeapi.config import ServerConfig
+from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.store import DEFAULT_HISTORY
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="fakeapi", description=__doc__)
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the fake API server")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8080, help="port to bind; 0 picks a free one (default 8080)")
+    serve.add_argument("--kubeconfig", type=Path, help="write a kubeconfig for this server to PATH")
+    serve.add_argument("--watch-history", type=int, default=DEFAULT_HISTORY, metavar="N",
+                       help=f"change events kept for watches resuming from a resourceVersion "
+                            f"(default {DEFAULT_HISTORY})")
+    serve.add_argument("--bookmark-interval", type=float, default=60.0, metavar="SECONDS",
+                       help="seconds between watch BOOKMARK events (default 60, as upstream)")
+    serve.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        config = ServerConfig(watch_history=args.watch_history, bookmark_interval=args.bookmark_interval,
+                              seed=args.seed)
+        _use_uvloop()
+        asyncio.run(serve(config, args.host, args.port, args.kubeconfig))
+        return 0
+    return 2
+
+
+def _use_uvloop() -> None:
+    with contextlib.suppress(ImportError):
+        import uvloop
+
+        asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
+
+
+async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None) -> None:
+    from aiohttp import web
+
+    from fakeapi.app import create_app
+
+    runner = web.AppRunner(create_app(config), access_log=None, handle_signals=False)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    bound = runner.addresses[0][1]
+    url = f"http://{_url_host(host)}:{bound}"
+    if kubeconfig is not None:
+        write_kubeconfig(kubeconfig, url)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    print(f"fakeapi serving on {url}", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def _url_host(host: str) -> str:
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    return f"[{host}]" if ":" in host else host
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,15 @@
+"""Server settings that the CLI and the in-process test server pass to create_app()."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fakeapi.store import DEFAULT_HISTORY
+
+
+@dataclass(frozen=True)
+class ServerConfig:
+    watch_history: int = DEFAULT_HISTORY  # change events kept for watches that resume from a version
+    bookmark_interval: float = 60.0  # seconds between BOOKMARK events (upstream: about a minute)
+    seed: int | None = None  # seeds uids and generated names, for reproducible runs
+    max_body_bytes: int = 3 * 1024 * 1024  # upstream's request body limit (3 MiB)

@@ -1,0 +1,133 @@
+"""Thin HTTP handlers: parse the request, call the registry, encode the answer."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from fakeapi.api import Api
+from fakeapi.bodies import APPLY_PATCH, read_object, read_optional_json, read_patch
+from fakeapi.errors import MethodNotAllowed
+from fakeapi.keys import api_key
+from fakeapi.listing import list_or_watch
+from fakeapi.options import DeleteOptions, WriteOptions
+from fakeapi.patchers import patcher_for
+from fakeapi.registry import Registry
+from fakeapi.responses import json_response
+from fakeapi.versioninfo import VERSION
+
+# ---- meta
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+async def version(request: web.Request) -> web.Response:
+    return json_response(VERSION)
+
+
+# ---- collections
+
+
+def _api(request: web.Request) -> Api:
+    return request.app[api_key]
+
+
+def _namespace(request: web.Request) -> str:
+    return request.match_info.get("namespace", "")
+
+
+def _registry(request: web.Request) -> Registry:
+    registry = _api(request).registry(request.match_info["resource"])
+    namespaced_path = "namespace" in request.match_info
+    if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
+        raise MethodNotAllowed.on_path()
+    return registry
+
+
+def _subresource(request: web.Request) -> Registry:
+    return _api(request).subresource(request.match_info["resource"], request.match_info["subresource"])
+
+
+async def list_collection(request: web.Request) -> web.StreamResponse:
+    registry = _registry(request)
+    namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    return await list_or_watch(request, registry, namespace)
+
+
+async def create(request: web.Request) -> web.Response:
+    registry = _registry(request)
+    body = await read_object(request, allow_protobuf=registry.info.resource == "namespaces")
+    options = WriteOptions.from_query(request.query)
+    created = registry.create(_namespace(request), body, options)
+    return json_response(created, status=201, warnings=options.warnings)
+
+
+async def delete_collection(request: web.Request) -> web.Response:
+    from fakeapi.listing import delete_collection as delete_all
+
+    registry = _registry(request)
+    return await delete_all(request, registry, _namespace(request))
+
+
+# ---- one object
+
+
+async def get(request: web.Request) -> web.Response:
+    from fakeapi.listing import get_one
+
+    return await get_one(request, _registry(request), _namespace(request), request.match_info["name"])
+
+
+async def replace(request: web.Request) -> web.Response:
+    return await _replace(request, _registry(request))
+
+
+async def patch(request: web.Request) -> web.Response:
+    return await _patch(request, _registry(request))
+
+
+async def delete(request: web.Request) -> web.Response:
+    registry = _registry(request)
+    body = await read_optional_json(request)
+    options = DeleteOptions.parse(body, request.query)
+    obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
+    accepted = not gone and options.orphan_dependents is False
+    return json_response(obj, status=202 if accepted else 200)
+
+
+# ---- subresources
+
+
+async def get_subresource(request: web.Request) -> web.Response:
+    registry = _subresource(request)
+    return json_response(registry.get_bytes(_namespace(request), request.match_info["name"]))
+
+
+async def replace_subresource(request: web.Request) -> web.Response:
+    return await _replace(request, _subresource(request))
+
+
+async def patch_subresource(request: web.Request) -> web.Response:
+    return await _patch(request, _subresource(request))
+
+
+async def _replace(request: web.Request, registry: Registry) -> web.Response:
+    body = await read_object(request)
+    options = WriteOptions.from_query(request.query)
+    updated = registry.update(_namespace(request), request.match_info["name"], body, options)
+    return json_response(updated, warnings=options.warnings)
+
+
+async def _patch(request: web.Request, registry: Registry) -> web.Response:
+    content_type, patch_body = await read_patch(request)
+    options = WriteOptions.from_query(request.query)
+    name = request.match_info["name"]
+    if content_type == APPLY_PATCH:
+        from fakeapi.apply import server_side_apply
+
+        obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
+        return json_response(obj, status=201 if created else 200, warnings=options.warnings)
+    patcher = patcher_for(content_type, registry.schema)
+    patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
+    return json_response(patched, warnings=options.warnings)

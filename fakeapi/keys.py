@@ -1,0 +1,11 @@
+"""AppKeys: every piece of server state lives on the aiohttp app under one of these."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from fakeapi.api import Api
+from fakeapi.config import ServerConfig
+
+api_key = web.AppKey("api", Api)
+config_key = web.AppKey("config", ServerConfig)

@@ -1,0 +1,22 @@
+"""Which patch function a PATCH Content-Type means, with the resource's merge keys from its schema."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from marshmallow import Schema
+
+from fakeapi.bodies import JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH
+from fakeapi.patch import apply_json_patch, apply_merge_patch, apply_strategic_merge_patch
+from fakeapi.registry import Patcher
+from fakeapi.schemas.patchtree import patch_tree
+
+
+def patcher_for(content_type: str, schema: Schema) -> Patcher:
+    if content_type == JSON_PATCH:
+        return apply_json_patch
+    if content_type == MERGE_PATCH:
+        return apply_merge_patch
+    if content_type == STRATEGIC_MERGE_PATCH:
+        return partial(apply_strategic_merge_patch, tree=patch_tree(schema))
+    raise ValueError(content_type)

@@ -1,0 +1,29 @@
+"""Building HTTP answers: JSON bodies from dicts or stored bytes, and Warning headers."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+import orjson
+
+from fakeapi.types import JSON
+
+JSON_TYPE = "application/json"
+
+
+def json_response(body: JSON | bytes, status: int = 200, warnings: list[str] | None = None) -> web.Response:
+    data = body if isinstance(body, bytes) else orjson.dumps(body)
+    response = web.Response(body=data, status=status, content_type=JSON_TYPE)
+    for warning in _unique(warnings or []):
+        response.headers.add("Warning", warning_header(warning))
+    return response
+
+
+def warning_header(text: str) -> str:
+    """RFC 7234 warn-code 299 with the text quoted, as upstream's warning recorder writes it."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'299 - "{escaped}"'
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))
