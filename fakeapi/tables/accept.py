@@ -1,0 +1,69 @@
+"""Accept-header negotiation for Table output: which media range wins, as apiserver's goautoneg ranks them."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+TABLE_GROUP = "meta.k8s.io"
+TABLE_VERSIONS = ("v1", "v1beta1")
+
+
+class MediaRange(NamedTuple):
+    type: str
+    subtype: str
+    params: dict[str, str]
+    q: float
+
+
+def parse_accept(accept: str) -> list[MediaRange]:
+    """Media ranges best first: higher q, concrete before wildcard, more parameters first; q=0 dropped."""
+    ranges: list[MediaRange] = []
+    for part in accept.split(","):
+        pieces = part.split(";")
+        kind, slash, subtype = pieces[0].strip().partition("/")
+        if not slash:
+            if kind != "*":
+                continue
+            subtype = "*"
+        params: dict[str, str] = {}
+        q = 1.0
+        for piece in pieces[1:]:
+            key, equals, value = piece.partition("=")
+            if not equals:
+                continue
+            key = key.strip().lower()
+            value = value.strip().strip('"')
+            if key == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+            else:
+                params[key] = value
+        if q > 0:
+            ranges.append(MediaRange(kind.strip().lower(), subtype.strip().lower(), params, q))
+    ranges.sort(key=lambda r: (-r.q, r.type == "*", r.subtype == "*", -len(r.params)))
+    return ranges
+
+
+def table_group_version(accept: str) -> str | None:
+    """`meta.k8s.io/v1` (or v1beta1) when the winning JSON media range asks for a Table, else None.
+
+    Ranges asking for a conversion the server cannot do (another `as`, or `as=Table` without
+    `g`/`v`) are skipped, as upstream does; the first plain JSON range means "no Table".
+    """
+    for media in parse_accept(accept):
+        if media.type not in ("application", "*") or media.subtype not in ("json", "*"):
+            continue
+        params = media.params
+        if not ({"as", "g", "v"} & params.keys()):
+            return None
+        if (params.get("as") == "Table" and params.get("g") == TABLE_GROUP
+                and params.get("v") in TABLE_VERSIONS):
+            return f"{TABLE_GROUP}/{params['v']}"
+    return None
+
+
+def parse_table_accept(accept: str) -> bool:
+    """Does this Accept header ask for `as=Table;g=meta.k8s.io;v=v1` (or v1beta1) as its best JSON form?"""
+    return table_group_version(accept) is not None
