@@ -1,0 +1,1 @@
+"""Per-resource strategies: what happens to an object on create, update and delete."""
