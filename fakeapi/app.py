@@ -4,23 +4,41 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from fakeapi import handlers
+from fakeapi import discovery, handlers
+from fakeapi.binding import create_binding
 from fakeapi.api import build_api
 from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
-from fakeapi.keys import api_key, config_key
+from fakeapi.control import setup_control_routes
+from fakeapi.faults import fault_middleware
+from fakeapi.keys import api_key, config_key, watch_hub_key
 from fakeapi.middleware import status_middleware
+from fakeapi.openapi.serve import setup_openapi_routes
+from fakeapi.podlogs import pod_log
+from fakeapi.requestlog import record_status, request_log_middleware
+from fakeapi.watch import WatchHub
 
 NAMESPACED = "/api/v1/namespaces/{namespace}/{resource}"
 CLUSTER = "/api/v1/{resource}"
+WATCH_NAMESPACED = "/api/v1/watch/namespaces/{namespace}/{resource}"
+WATCH_CLUSTER = "/api/v1/watch/{resource}"
 
 
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> web.Application:
     config = config or ServerConfig()
-    app = web.Application(middlewares=[status_middleware], client_max_size=config.max_body_bytes)
+    api = build_api(config, clock)
+    # recording and faults sit inside status_middleware, so injected errors leave as Status bodies
+    middlewares = [status_middleware, request_log_middleware(api.requests, api.clock),
+                   fault_middleware(api.faults, api.clock, lambda: api.store.resource_version)]
+    app = web.Application(middlewares=middlewares, client_max_size=config.max_body_bytes)
     app[config_key] = config
-    app[api_key] = build_api(config, clock)
+    app[api_key] = api
+    api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
+    app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
+    app.on_shutdown.append(app[watch_hub_key].shutdown)  # ends every watch before aiohttp waits for handlers
+    app.on_response_prepare.append(record_status)
     setup_routes(app)
+    setup_control_routes(app)
     return app
 
 
@@ -29,16 +47,27 @@ def setup_routes(app: web.Application) -> None:
     for path in ("/healthz", "/livez", "/readyz"):
         router.add_get(path, handlers.healthz)
     router.add_get("/version", handlers.version)
+    router.add_get("/api", discovery.core_api)
+    router.add_get("/apis", discovery.api_groups)
+    router.add_get("/api/v1", discovery.core_v1_resources)
+    setup_openapi_routes(app)
+    # pods/binding is the one subresource written with POST
+    router.add_post("/api/v1/namespaces/{namespace}/pods/{name}/binding", create_binding)
+    # pods/log streams text, unlike the generic {subresource} routes below
+    router.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", pod_log)
+    # legacy watch paths (/api/v1/watch/...) must win over the generic patterns below
+    router.add_get(WATCH_NAMESPACED, handlers.watch_collection)
+    router.add_get(WATCH_NAMESPACED + "/{name}", handlers.watch_object)
+    router.add_get(WATCH_CLUSTER, handlers.watch_collection)
+    router.add_get(WATCH_CLUSTER + "/{name}", handlers.watch_object)
     # namespaces/{name}/status must win over the namespaced collection pattern below
-    status = "/api/v1/{resource:namespaces}/{name}/{subresource:status}"
-    router.add_get(status, handlers.get_subresource)
-    router.add_put(status, handlers.replace_subresource)
-    router.add_patch(status, handlers.patch_subresource)
+    _subresource_routes(app, "/api/v1/{resource:namespaces}/{name}/{subresource:status}")
     # namespaced resources
     router.add_get(NAMESPACED, handlers.list_collection)
     router.add_post(NAMESPACED, handlers.create)
     router.add_delete(NAMESPACED, handlers.delete_collection)
     _object_routes(app, NAMESPACED + "/{name}")
+    _subresource_routes(app, NAMESPACED + "/{name}/{subresource}")
     # cluster-scoped resources (namespaces) and lists across namespaces (/api/v1/pods)
     router.add_get(CLUSTER, handlers.list_collection)
     router.add_post(CLUSTER, handlers.create)
@@ -51,6 +80,9 @@ def _object_routes(app: web.Application, path: str) -> None:
     router.add_put(path, handlers.replace)
     router.add_patch(path, handlers.patch)
     router.add_delete(path, handlers.delete)
-    router.add_get(path + "/{subresource}", handlers.get_subresource)
-    router.add_put(path + "/{subresource}", handlers.replace_subresource)
-    router.add_patch(path + "/{subresource}", handlers.patch_subresource)
+
+
+def _subresource_routes(app: web.Application, path: str) -> None:
+    app.router.add_get(path, handlers.get_subresource)
+    app.router.add_put(path, handlers.replace_subresource)
+    app.router.add_patch(path, handlers.patch_subresource)

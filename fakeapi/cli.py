@@ -17,24 +17,55 @@ from fakeapi.store import DEFAULT_HISTORY
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="fakeapi", description=__doc__)
     commands = parser.add_subparsers(dest="command", required=True)
-    serve = commands.add_parser("serve", help="run the fake API server")
-    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8080, help="port to bind; 0 picks a free one (default 8080)")
-    serve.add_argument("--kubeconfig", type=Path, help="write a kubeconfig for this server to PATH")
-    serve.add_argument("--watch-history", type=int, default=DEFAULT_HISTORY, metavar="N",
+    serve_parser = commands.add_parser("serve", help="run the fake API server")
+    serve_parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve_parser.add_argument("--port", type=int, default=8080, help="port to bind; 0 picks a free one (default 8080)")
+    serve_parser.add_argument("--kubeconfig", type=Path, help="write a kubeconfig for this server to PATH")
+    serve_parser.add_argument("--watch-history", type=int, default=DEFAULT_HISTORY, metavar="N",
                        help=f"change events kept for watches resuming from a resourceVersion "
                             f"(default {DEFAULT_HISTORY})")
-    serve.add_argument("--bookmark-interval", type=float, default=60.0, metavar="SECONDS",
+    serve_parser.add_argument("--watch-history-age", type=float, default=None, metavar="SECONDS",
+                       help="also forget changes older than this (default: keep --watch-history events "
+                            "whatever their age; upstream's watch cache keeps about 75 s)")
+    serve_parser.add_argument("--bookmark-interval", type=float, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
-    serve.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
+    serve_parser.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
+    openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
+    openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
+                         help="where to write v3/api__v1_openapi.json and v2/swagger.json "
+                              "(default: beside fakeapi/openapi/__init__.py, where the server reads them)")
+    openapi.add_argument("--check", action="store_true",
+                         help="write nothing; exit 1 if the files there differ from what the schemas "
+                              "generate")
     args = parser.parse_args(argv)
+    if args.command == "openapi":
+        return openapi_command(args.output_dir, args.check)
     if args.command == "serve":
-        config = ServerConfig(watch_history=args.watch_history, bookmark_interval=args.bookmark_interval,
-                              seed=args.seed)
+        config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
+                              bookmark_interval=args.bookmark_interval, seed=args.seed)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig))
         return 0
     return 2
+
+
+def openapi_command(output_dir: Path | None, check: bool) -> int:
+    try:
+        from fakeapi.openapi.build import stale_documents, write_documents
+    except ImportError as error:  # apispec is a generate-time tool, not a runtime dependency
+        print(f"fakeapi openapi needs apispec (pip install 'fakeapi[openapi]'): {error}", file=sys.stderr)
+        return 2
+    from fakeapi.openapi import DOCUMENTS_DIR
+
+    directory = output_dir or DOCUMENTS_DIR
+    if check:
+        stale = stale_documents(directory)
+        for path in stale:
+            print(f"{path} differs from what the schemas generate; run `fakeapi openapi`", file=sys.stderr)
+        return 1 if stale else 0
+    for path in write_documents(directory):
+        print(f"wrote {path}")
+    return 0
 
 
 def _use_uvloop() -> None:
@@ -49,7 +80,10 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
 
     from fakeapi.app import create_app
 
-    runner = web.AppRunner(create_app(config), access_log=None, handle_signals=False)
+    # handler_cancellation: a watch whose client went away is cancelled at once (aiohttp's default keeps
+    # a streaming handler until its next write)
+    runner = web.AppRunner(create_app(config), access_log=None, handle_signals=False,
+                           handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

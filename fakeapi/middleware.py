@@ -15,6 +15,7 @@ from fakeapi.errors import (
     StatusError,
     UnsupportedMediaType,
 )
+from fakeapi.keys import config_key
 from fakeapi.responses import json_response
 
 log = logging.getLogger("fakeapi")
@@ -36,8 +37,9 @@ async def status_middleware(request: web.Request, handler: Handler) -> web.Strea
         return status_response(NotFound.path())
     except web.HTTPMethodNotAllowed:
         return status_response(MethodNotAllowed.on_path())
-    except web.HTTPRequestEntityTooLarge as error:
-        return status_response(RequestEntityTooLarge(f"Request entity too large: limit is {error.max_size}"))
+    except web.HTTPRequestEntityTooLarge:
+        limit = request.app[config_key].max_body_bytes
+        return status_response(RequestEntityTooLarge(f"Request entity too large: limit is {limit}"))
     except web.HTTPUnsupportedMediaType:
         return status_response(UnsupportedMediaType("the body of the request was in an unknown format"))
     except web.HTTPException:
