@@ -55,6 +55,21 @@ async def list_collection(request: web.Request) -> web.StreamResponse:
     return await list_or_watch(request, registry, namespace)
 
 
+async def watch_collection(request: web.Request) -> web.StreamResponse:
+    """The legacy `/api/v1/watch/...` collection path: a list request that always watches."""
+    registry = _registry(request)
+    namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    return await list_or_watch(request, registry, namespace, force_watch=True)
+
+
+async def watch_object(request: web.Request) -> web.StreamResponse:
+    """The legacy `/api/v1/watch/.../{name}` path: a watch of one object."""
+    registry = _registry(request)
+    namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    name = request.match_info["name"]
+    return await list_or_watch(request, registry, namespace, name=name, force_watch=True)
+
+
 async def create(request: web.Request) -> web.Response:
     registry = _registry(request)
     body = await read_object(request, allow_protobuf=registry.info.resource == "namespaces")
@@ -128,6 +143,6 @@ async def _patch(request: web.Request, registry: Registry) -> web.Response:
 
         obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
         return json_response(obj, status=201 if created else 200, warnings=options.warnings)
-    patcher = patcher_for(content_type, registry.schema)
+    patcher = patcher_for(content_type, registry.schema, options.field_validation)
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(patched, warnings=options.warnings)

@@ -12,11 +12,13 @@ from fakeapi.registry import Patcher
 from fakeapi.schemas.patchtree import patch_tree
 
 
-def patcher_for(content_type: str, schema: Schema) -> Patcher:
+def patcher_for(content_type: str, schema: Schema, field_validation: str) -> Patcher:
+    # upstream words its patch decoding errors differently when fieldValidation=Ignore
+    strict = field_validation != "Ignore"
     if content_type == JSON_PATCH:
-        return apply_json_patch
+        return partial(apply_json_patch, strict=strict)
     if content_type == MERGE_PATCH:
-        return apply_merge_patch
+        return partial(apply_merge_patch, strict=strict)
     if content_type == STRATEGIC_MERGE_PATCH:
         return partial(apply_strategic_merge_patch, tree=patch_tree(schema))
     raise ValueError(content_type)
