@@ -27,14 +27,28 @@ from fakeapi.errors import (
 )
 from fakeapi.field import FieldError, invalid
 from fakeapi.ids import IdSource
+from fakeapi.managedfields import FieldManager, FieldTracker
 from fakeapi.options import DeleteOptions, WriteOptions
 from fakeapi.store import Store
 from fakeapi.strategy.base import Strategy
 from fakeapi.types import JSON, ObjectKey
+from fakeapi.validation.meta import validate_common_update
 
 GENERATE_NAME_ATTEMPTS = 8
 MAX_GENERATE_NAME_PREFIX = 58  # 63 - 5 random characters
 _SYSTEM_FIELDS = ("creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink")
+
+
+@dataclass(frozen=True)
+class SubresourceInfo:
+    """A served subresource as discovery lists it: its name, the kind it answers with, its verbs."""
+
+    name: str
+    kind: str
+    verbs: tuple[str, ...]
+
+
+STATUS_VERBS = ("get", "patch", "update")
 
 
 @dataclass(frozen=True)
@@ -48,6 +62,9 @@ class ResourceInfo:
     short_names: tuple[str, ...] = ()
     categories: tuple[str, ...] = ()
     verbs: tuple[str, ...] = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
+    subresources: tuple[SubresourceInfo, ...] = ()
+    # upstream's ReturnDeletedObject: DELETE answers the object (pods, namespaces), else a Status (events)
+    returns_deleted_object: bool = True
 
     @property
     def list_kind(self) -> str:
@@ -67,6 +84,7 @@ class Registry:
         strategy: Strategy,
         clock: Clock,
         ids: IdSource,
+        subresource: str = "",
     ) -> None:
         self.store = store
         self.info = info
@@ -74,10 +92,11 @@ class Registry:
         self.strategy = strategy
         self.clock = clock
         self.ids = ids
+        self.field_manager: FieldTracker = FieldManager(schema, clock, subresource)  # metadata.managedFields
 
-    def with_strategy(self, strategy: Strategy) -> Registry:
+    def with_strategy(self, strategy: Strategy, subresource: str = "") -> Registry:
         """The same storage with another strategy: how subresources such as pods/status are built."""
-        return Registry(self.store, self.info, self.schema, strategy, self.clock, self.ids)
+        return Registry(self.store, self.info, self.schema, strategy, self.clock, self.ids, subresource)
 
     def key(self, namespace: str, name: str) -> ObjectKey:
         return ObjectKey(self.info.resource, namespace if self.info.namespaced else "", name)
@@ -132,6 +151,7 @@ class Registry:
         self.strategy.default(obj)
         meta["uid"] = self.ids.uid()
         meta["creationTimestamp"] = self.clock.timestamp()
+        self.field_manager.update(obj, None, options)  # as upstream: after defaulting, before the strategy
         generate = not meta.get("name") and bool(meta.get("generateName"))
         for _attempt in range(GENERATE_NAME_ATTEMPTS if generate else 1):
             if generate:
@@ -246,9 +266,11 @@ class Registry:
             meta["deletionTimestamp"] = old_meta["deletionTimestamp"]
         if meta.get("deletionGracePeriodSeconds") is None and "deletionGracePeriodSeconds" in old_meta:
             meta["deletionGracePeriodSeconds"] = old_meta["deletionGracePeriodSeconds"]
-        raise_if_invalid(self.info.kind, name, self.strategy.validate_update(new, old))
+        errors = validate_common_update(new, old, self.info.namespaced)
+        raise_if_invalid(self.info.kind, name, errors + self.strategy.validate_update(new, old))
         options.warnings.extend(self.strategy.warnings_on_update(new, old))
         self.strategy.canonicalize(new)
+        self.field_manager.update(new, old, options)
         if new == old:
             return old  # a no-op write stores nothing and keeps the resourceVersion
         if (old_meta.get("deletionTimestamp") and not old_meta.get("deletionGracePeriodSeconds")
