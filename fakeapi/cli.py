@@ -30,6 +30,8 @@ def main(argv: list[str] | None = None) -> int:
     serve_parser.add_argument("--bookmark-interval", type=float, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
     serve_parser.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
+    serve_parser.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
+                              help="create the objects of this YAML or JSON file at start (repeatable)")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
     openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                          help="where to write v3/api__v1_openapi.json and v2/swagger.json "
@@ -44,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                               bookmark_interval=args.bookmark_interval, seed=args.seed)
         _use_uvloop()
-        asyncio.run(serve(config, args.host, args.port, args.kubeconfig))
+        asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file))
         return 0
     return 2
 
@@ -75,15 +77,22 @@ def _use_uvloop() -> None:
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
 
 
-async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None) -> None:
+async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None,
+                seed_files: list[Path] | None = None) -> None:
     from aiohttp import web
 
     from fakeapi.app import create_app
 
     # handler_cancellation: a watch whose client went away is cancelled at once (aiohttp's default keeps
     # a streaming handler until its next write)
-    runner = web.AppRunner(create_app(config), access_log=None, handle_signals=False,
-                           handler_cancellation=True)
+    app = create_app(config)
+    if seed_files:
+        from fakeapi.keys import api_key
+        from fakeapi.seeding import seed
+
+        for seed_file in seed_files:
+            seed(app[api_key], seed_file)
+    runner = web.AppRunner(app, access_log=None, handle_signals=False, handler_cancellation=True)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

@@ -1,0 +1,305 @@
+"""Discovery over HTTP: /api, /apis and /api/v1, aggregated (v2, v2beta1) and legacy, bodies and headers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+import yaml
+
+from fakeapi.discovery import Negotiated, NotAcceptable, negotiate, storage_version_hash
+
+KUBECTL_ACCEPT = (
+    "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"
+    "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json"
+)
+V2 = "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+V2BETA1 = "application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList"
+ALL_VERBS = ["create", "delete", "deletecollection", "get", "list", "patch", "update", "watch"]
+STATUS_VERBS = ["get", "patch", "update"]
+
+
+def kind(name: str) -> dict[str, str]:
+    return {"group": "", "version": "v1", "kind": name}
+
+
+def status_sub(of: str) -> dict[str, Any]:
+    return {"subresource": "status", "responseKind": kind(of), "verbs": STATUS_VERBS}
+
+
+AGGREGATED_CORE_RESOURCES = [
+    {
+        "resource": "events",
+        "responseKind": kind("Event"),
+        "scope": "Namespaced",
+        "singularResource": "event",
+        "verbs": ALL_VERBS,
+        "shortNames": ["ev"],
+    },
+    {
+        "resource": "namespaces",
+        "responseKind": kind("Namespace"),
+        "scope": "Cluster",
+        "singularResource": "namespace",
+        "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
+        "shortNames": ["ns"],
+        "subresources": [status_sub("Namespace")],
+    },
+    {
+        "resource": "pods",
+        "responseKind": kind("Pod"),
+        "scope": "Namespaced",
+        "singularResource": "pod",
+        "verbs": ALL_VERBS,
+        "shortNames": ["po"],
+        "categories": ["all"],
+        "subresources": [
+            {"subresource": "binding", "responseKind": kind("Binding"), "verbs": ["create"]},
+            {"subresource": "log", "responseKind": kind("Pod"), "verbs": ["get"]},
+            {"subresource": "resize", "responseKind": kind("Pod"), "verbs": STATUS_VERBS},
+            status_sub("Pod"),
+        ],
+    },
+]
+
+
+async def test_api_answers_aggregated_v2_with_its_content_type_for_kubectls_accept(client: Any) -> None:
+    response = await client.get("/api", headers={"Accept": KUBECTL_ACCEPT})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == V2
+    assert await response.json() == {
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": "apidiscovery.k8s.io/v2",
+        "metadata": {},
+        "items": [
+            {
+                "metadata": {"creationTimestamp": None},
+                "versions": [
+                    {"version": "v1", "resources": AGGREGATED_CORE_RESOURCES, "freshness": "Current"}
+                ],
+            }
+        ],
+    }
+
+
+async def test_aggregated_discovery_has_upstreams_cache_headers_and_answers_304_to_its_etag(
+    client: Any,
+) -> None:
+    response = await client.get("/api", headers={"Accept": V2})
+    etag = response.headers["ETag"]
+    assert etag.startswith('"') and len(etag) == 130  # quoted sha512, upper-case hex
+    assert etag == etag.upper()
+    assert response.headers["Vary"] == "Accept"
+    assert response.headers["Cache-Control"] == "public"
+    again = await client.get("/api", headers={"Accept": V2, "If-None-Match": etag})
+    assert again.status == 304
+    assert await again.read() == b""
+    stale = await client.get("/api", headers={"Accept": V2, "If-None-Match": '"0"'})
+    assert stale.status == 200
+
+
+async def test_the_etag_is_the_same_for_v2_and_v2beta1_and_differs_between_api_and_apis(client: Any) -> None:
+    v2 = await client.get("/api", headers={"Accept": V2})
+    v2beta1 = await client.get("/api", headers={"Accept": V2BETA1})
+    apis = await client.get("/apis", headers={"Accept": V2})
+    assert v2.headers["ETag"] == v2beta1.headers["ETag"] != apis.headers["ETag"]
+
+
+async def test_api_answers_v2beta1_when_only_v2beta1_is_accepted(client: Any) -> None:
+    response = await client.get("/api", headers={"Accept": V2BETA1 + ",application/json"})
+    assert response.headers["Content-Type"] == V2BETA1
+    body = await response.json()
+    assert body["apiVersion"] == "apidiscovery.k8s.io/v2beta1"
+    assert body["items"][0]["versions"][0]["resources"] == AGGREGATED_CORE_RESOURCES
+
+
+async def test_apis_is_an_empty_aggregated_list_with_the_aggregated_content_type(client: Any) -> None:
+    response = await client.get("/apis", headers={"Accept": KUBECTL_ACCEPT})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == V2
+    assert await response.json() == {
+        "kind": "APIGroupDiscoveryList",
+        "apiVersion": "apidiscovery.k8s.io/v2",
+        "metadata": {},
+        "items": [],
+    }
+
+
+@pytest.mark.parametrize("accept", ["application/json", "application/json, */*", "", "*/*"])
+async def test_api_answers_legacy_apiversions_naming_the_address_the_client_used(
+    client: Any, accept: str
+) -> None:
+    headers = {"Accept": accept} if accept else {}
+    response = await client.get("/api", headers=headers)
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/json"
+    assert "ETag" not in response.headers
+    host = f"{client.server.host}:{client.server.port}"
+    assert await response.json() == {
+        "kind": "APIVersions",
+        "versions": ["v1"],
+        "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": host}],
+    }
+
+
+async def test_apis_answers_a_legacy_empty_group_list(client: Any) -> None:
+    response = await client.get("/apis", headers={"Accept": "application/json, */*"})
+    assert response.headers["Content-Type"] == "application/json"
+    assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
+
+
+def legacy(
+    name: str, kind_name: str, verbs: list[str], namespaced: bool = True, **extra: Any
+) -> dict[str, Any]:
+    return {
+        "name": name,
+        "singularName": extra.pop("singular", ""),
+        "namespaced": namespaced,
+        "kind": kind_name,
+        "verbs": verbs,
+        **extra,
+    }
+
+
+@pytest.mark.parametrize("accept", ["application/json, */*", KUBECTL_ACCEPT])
+async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: Any, accept: str) -> None:
+    response = await client.get("/api/v1", headers={"Accept": accept})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/json"
+    assert await response.json() == {
+        "kind": "APIResourceList",
+        "groupVersion": "v1",
+        "resources": [
+            legacy(
+                "events",
+                "Event",
+                ALL_VERBS,
+                singular="event",
+                shortNames=["ev"],
+                storageVersionHash="r2yiGXH7wu8=",
+            ),
+            legacy(
+                "namespaces",
+                "Namespace",
+                ["create", "delete", "get", "list", "patch", "update", "watch"],
+                namespaced=False,
+                singular="namespace",
+                shortNames=["ns"],
+                storageVersionHash="Q3oi5N2YM8M=",
+            ),
+            legacy("namespaces/status", "Namespace", STATUS_VERBS, namespaced=False),
+            legacy(
+                "pods",
+                "Pod",
+                ALL_VERBS,
+                singular="pod",
+                shortNames=["po"],
+                categories=["all"],
+                storageVersionHash="xPOwRZ+Yhw8=",
+            ),
+            legacy("pods/binding", "Binding", ["create"]),
+            legacy("pods/log", "Pod", ["get"]),
+            legacy("pods/resize", "Pod", STATUS_VERBS),
+            legacy("pods/status", "Pod", STATUS_VERBS),
+        ],
+    }
+
+
+async def test_discovery_answers_yaml_when_asked(client: Any) -> None:
+    response = await client.get("/api/v1", headers={"Accept": "application/yaml"})
+    assert response.headers["Content-Type"] == "application/yaml"
+    assert yaml.safe_load(await response.text())["kind"] == "APIResourceList"
+    aggregated = await client.get("/api", headers={"Accept": V2.replace("json", "yaml")})
+    assert (
+        aggregated.headers["Content-Type"]
+        == "application/yaml;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList"
+    )
+    assert yaml.safe_load(await aggregated.text())["kind"] == "APIGroupDiscoveryList"
+
+
+@pytest.mark.parametrize("path", ["/api", "/apis", "/api/v1"])
+async def test_discovery_rejects_an_accept_it_cannot_serve_with_406(client: Any, path: str) -> None:
+    response = await client.get(path, headers={"Accept": "text/html"})
+    assert response.status == 406
+    assert await response.json() == {
+        "kind": "Status",
+        "apiVersion": "v1",
+        "metadata": {},
+        "status": "Failure",
+        "message": "only the following media types are accepted: application/json, application/yaml",
+        "reason": "NotAcceptable",
+        "code": 406,
+    }
+
+
+@pytest.mark.parametrize(
+    ("accept", "expected"),
+    [
+        (KUBECTL_ACCEPT, Negotiated("application/json", "v2")),
+        (V2BETA1, Negotiated("application/json", "v2beta1")),
+        # the first range the server can serve decides, even when a later one asks for aggregation
+        ("application/json, " + V2, Negotiated("application/json", None)),
+        # a conversion discovery cannot do is skipped, not fatal
+        (
+            "application/json;as=Table;v=v1;g=meta.k8s.io, application/json",
+            Negotiated("application/json", None),
+        ),
+        (
+            "application/json;g=apidiscovery.k8s.io;v=v3;as=APIGroupDiscoveryList, " + V2,
+            Negotiated("application/json", "v2"),
+        ),
+        # protobuf is never written: the JSON range after it wins
+        (
+            "application/vnd.kubernetes.protobuf;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList," + V2,
+            Negotiated("application/json", "v2"),
+        ),
+        ("application/vnd.kubernetes.protobuf, application/json", Negotiated("application/json", None)),
+        ("*/*;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList", Negotiated("application/json", "v2")),
+        ("application/*", Negotiated("application/json", None)),
+        ("application/json;q=0.5, application/yaml", Negotiated("application/yaml", None)),
+    ],
+)
+def test_negotiation_picks_the_first_servable_range(accept: str, expected: Negotiated) -> None:
+    assert negotiate(accept) == expected
+
+
+@pytest.mark.parametrize(
+    "accept", ["text/html", "application/vnd.kubernetes.protobuf", "application/json;q=0"]
+)
+def test_negotiation_fails_when_nothing_is_servable(accept: str) -> None:
+    with pytest.raises(NotAcceptable):
+        negotiate(accept)
+
+
+async def test_api_v1_refuses_an_accept_that_only_asks_for_aggregation(client: Any) -> None:
+    response = await client.get("/api/v1", headers={"Accept": V2})
+    assert response.status == 406
+
+
+def test_storage_version_hash_matches_upstreams_published_values() -> None:
+    assert storage_version_hash("", "v1", "Pod") == "xPOwRZ+Yhw8="
+    assert storage_version_hash("", "v1", "Event") == "r2yiGXH7wu8="
+
+
+async def test_every_advertised_resource_and_subresource_verb_is_routed(client: Any, make_pod: Any) -> None:
+    """Discovery must not promise what the server does not answer: each advertised read is served."""
+    created = await client.post("/api/v1/namespaces/default/pods", json=make_pod("p"))
+    assert created.status == 201
+    listing = await (await client.get("/api/v1")).json()
+    paths = {
+        "pods": "/api/v1/namespaces/default/pods/p",
+        "namespaces": "/api/v1/namespaces/default",
+        "events": "/api/v1/namespaces/default/events",
+    }
+    for entry in listing["resources"]:
+        resource, _, sub = entry["name"].partition("/")
+        if "get" not in entry["verbs"]:
+            continue
+        path = paths[resource] + (f"/{sub}" if sub else "")
+        if resource == "pods" and sub == "log":
+            path += "?container=main"
+        response = await client.get(path)
+        assert response.status == 200, (entry["name"], await response.text())
+    binding = {"metadata": {"name": "p"}, "target": {"kind": "Node", "name": "node-1"}}
+    bound = await client.post("/api/v1/namespaces/default/pods/p/binding", json=binding)
+    assert bound.status == 201

@@ -1,0 +1,334 @@
+"""The OpenAPI documents: committed == generated, what kubectl reads from them, and how they are served."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from fakeapi.cli import main
+from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT
+from fakeapi.openapi.build import build_documents, render, stale_documents
+from fakeapi.openapi.serve import OpenApiDocuments, go_rfc1123
+
+V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
+V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())
+SCHEMAS = V3["components"]["schemas"]
+KINDS = ("Pod", "Namespace", "Event", "Binding")
+
+
+def test_committed_documents_are_what_the_schemas_generate() -> None:
+    stale = stale_documents()
+    assert stale == [], f"run `fakeapi openapi` to regenerate {stale}"
+
+
+def test_openapi_check_command_fails_when_a_committed_file_differs(tmp_path: Path) -> None:
+    assert main(["openapi", "--output-dir", str(tmp_path)]) == 0
+    assert main(["openapi", "--output-dir", str(tmp_path), "--check"]) == 0
+    written = tmp_path / V3_DOCUMENT
+    assert written.read_text() == render(build_documents()[V3_DOCUMENT])
+    written.write_text(written.read_text().replace("Pod", "Pdo", 1))
+    assert main(["openapi", "--output-dir", str(tmp_path), "--check"]) == 1
+    (tmp_path / V2_DOCUMENT).unlink()
+    assert main(["openapi", "--output-dir", str(tmp_path), "--check"]) == 1
+
+
+def test_documents_are_rendered_with_sorted_keys() -> None:
+    text = (DOCUMENTS_DIR / V3_DOCUMENT).read_text()
+    assert text == json.dumps(V3, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def patch_operations(document: dict[str, Any]) -> Iterator[dict[str, Any]]:
+    for item in document["paths"].values():
+        if "patch" in item:
+            yield item["patch"]
+
+
+@pytest.mark.parametrize("kind", ["Pod", "Namespace", "Event"])
+@pytest.mark.parametrize("document", [V3, V2], ids=["v3", "v2"])
+def test_each_created_kind_has_a_patch_operation_with_its_gvk_and_field_validation(
+    document: dict[str, Any], kind: str
+) -> None:
+    """What kubectl's query-param verifier looks for before it sends fieldValidation=Strict."""
+    supported = [
+        op
+        for op in patch_operations(document)
+        if op["x-kubernetes-group-version-kind"] == {"group": "", "version": "v1", "kind": kind}
+        and op["x-kubernetes-action"] == "patch"
+        and any(p["name"] == "fieldValidation" and p["in"] == "query" for p in op["parameters"])
+    ]
+    assert supported
+
+
+def test_patch_operations_accept_the_four_patch_content_types() -> None:
+    op = V3["paths"]["/api/v1/namespaces/{namespace}/pods/{name}"]["patch"]
+    assert op["operationId"] == "patchCoreV1NamespacedPod"
+    assert sorted(op["requestBody"]["content"]) == [
+        "application/apply-patch+yaml",
+        "application/json-patch+json",
+        "application/merge-patch+json",
+        "application/strategic-merge-patch+json",
+    ]
+    assert [p["name"] for p in op["parameters"]] == ["dryRun", "fieldManager", "fieldValidation", "force"]
+
+
+def test_paths_cover_every_served_endpoint() -> None:
+    assert {path: sorted(set(item) - {"parameters"}) for path, item in V3["paths"].items()} == {
+        "/api/v1/events": ["get"],
+        "/api/v1/namespaces": ["get", "post"],
+        "/api/v1/namespaces/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{name}/status": ["get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/events": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/events/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/pods": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/pods/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/pods/{name}/binding": ["post"],
+        "/api/v1/namespaces/{namespace}/pods/{name}/log": ["get"],
+        "/api/v1/namespaces/{namespace}/pods/{name}/resize": ["get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/pods/{name}/status": ["get", "patch", "put"],
+        "/api/v1/pods": ["get"],
+    }
+    assert set(V2["paths"]) == set(V3["paths"])
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "operation_id", "action", "kind"),
+    [
+        ("/api/v1/pods", "get", "listCoreV1PodForAllNamespaces", "list", "Pod"),
+        (
+            "/api/v1/namespaces/{namespace}/pods",
+            "delete",
+            "deleteCoreV1CollectionNamespacedPod",
+            "deletecollection",
+            "Pod",
+        ),
+        (
+            "/api/v1/namespaces/{namespace}/pods/{name}/status",
+            "patch",
+            "patchCoreV1NamespacedPodStatus",
+            "patch",
+            "Pod",
+        ),
+        (
+            "/api/v1/namespaces/{namespace}/pods/{name}/binding",
+            "post",
+            "createCoreV1NamespacedPodBinding",
+            "post",
+            "Binding",
+        ),
+        ("/api/v1/namespaces/{namespace}/pods/{name}/log", "get", "readCoreV1NamespacedPodLog", "get", "Pod"),
+        ("/api/v1/namespaces", "post", "createCoreV1Namespace", "post", "Namespace"),
+        (
+            "/api/v1/namespaces/{namespace}/events/{name}",
+            "put",
+            "replaceCoreV1NamespacedEvent",
+            "put",
+            "Event",
+        ),
+    ],
+)
+def test_operations_carry_upstreams_ids_actions_and_kinds(
+    path: str, method: str, operation_id: str, action: str, kind: str
+) -> None:
+    for document in (V3, V2):
+        op = document["paths"][path][method]
+        assert (op["operationId"], op["x-kubernetes-action"]) == (operation_id, action)
+        assert op["x-kubernetes-group-version-kind"] == {"group": "", "version": "v1", "kind": kind}
+
+
+def test_deleting_an_event_is_documented_to_answer_a_status_and_a_pod_the_pod() -> None:
+    event = V3["paths"]["/api/v1/namespaces/{namespace}/events/{name}"]["delete"]["responses"]["200"]
+    pod = V3["paths"]["/api/v1/namespaces/{namespace}/pods/{name}"]["delete"]["responses"]["200"]
+    assert event["content"]["application/json"]["schema"]["$ref"].endswith("meta.v1.Status")
+    assert pod["content"]["application/json"]["schema"]["$ref"].endswith("core.v1.Pod")
+
+
+def refs(node: Any) -> Iterator[str]:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key == "$ref":
+                yield value
+            else:
+                yield from refs(value)
+    elif isinstance(node, list):
+        for value in node:
+            yield from refs(value)
+
+
+@pytest.mark.parametrize(
+    ("document", "prefix", "section"),
+    [
+        (V3, "#/components/schemas/", V3["components"]["schemas"]),
+        (V2, "#/definitions/", V2["definitions"]),
+    ],
+    ids=["v3", "v2"],
+)
+def test_every_reference_resolves(document: dict[str, Any], prefix: str, section: dict[str, Any]) -> None:
+    targets = set(refs(document))
+    assert targets
+    assert {target for target in targets if target.removeprefix(prefix) not in section} == set()
+
+
+@pytest.mark.parametrize("kind", [*KINDS, "PodList", "EventList", "Status", "DeleteOptions"])
+def test_kinds_carry_their_group_version_kind(kind: str) -> None:
+    name = next(name for name in SCHEMAS if name.endswith(f".{kind}"))
+    assert SCHEMAS[name]["x-kubernetes-group-version-kind"] == [{"group": "", "version": "v1", "kind": kind}]
+
+
+def test_component_names_are_upstreams() -> None:
+    for name in (
+        "io.k8s.api.core.v1.Pod",
+        "io.k8s.api.core.v1.PodSpec",
+        "io.k8s.api.core.v1.Container",
+        "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+        "io.k8s.apimachinery.pkg.api.resource.Quantity",
+        "io.k8s.apimachinery.pkg.util.intstr.IntOrString",
+        "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+    ):
+        assert name in SCHEMAS
+
+
+def test_list_keys_and_patch_strategies_are_carried_for_strategic_merge() -> None:
+    containers = SCHEMAS["io.k8s.api.core.v1.PodSpec"]["properties"]["containers"]
+    assert containers["x-kubernetes-patch-merge-key"] == "name"
+    assert containers["x-kubernetes-patch-strategy"] == "merge"
+    assert containers["x-kubernetes-list-type"] == "map"
+    assert containers["x-kubernetes-list-map-keys"] == ["name"]
+    assert containers["items"] == {"$ref": "#/components/schemas/io.k8s.api.core.v1.Container"}
+    assert "containers" in SCHEMAS["io.k8s.api.core.v1.PodSpec"]["required"]
+    finalizers = SCHEMAS["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]["finalizers"]
+    assert finalizers["x-kubernetes-list-type"] == "set"
+    reference = SCHEMAS["io.k8s.api.core.v1.ObjectReference"]
+    assert reference["x-kubernetes-map-type"] == "atomic"
+
+
+def test_fields_have_descriptions_and_wire_types_reference_shared_components() -> None:
+    container = SCHEMAS["io.k8s.api.core.v1.Container"]
+    assert container["description"]
+    assert container["properties"]["image"]["description"]
+    assert container["properties"]["image"]["type"] == "string"
+    limits = SCHEMAS["io.k8s.api.core.v1.ResourceRequirements"]["properties"]["limits"]
+    quantity = "io.k8s.apimachinery.pkg.api.resource.Quantity"
+    assert limits["additionalProperties"] == {"allOf": [{"$ref": f"#/components/schemas/{quantity}"}]}
+    # v3 says which JSON types a Quantity takes (so explain names it); v2 calls it a string
+    assert SCHEMAS[quantity]["oneOf"] == [{"type": "string"}, {"type": "number"}]
+    assert V2["definitions"][quantity]["type"] == "string"
+    created = SCHEMAS["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]["creationTimestamp"]
+    assert created["allOf"] == [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.Time"}]
+    assert created["description"]
+    generation = SCHEMAS["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]["generation"]
+    assert (generation["type"], generation["format"]) == ("integer", "int64")
+
+
+# ---- serving
+
+
+async def discovery_url(client: Any) -> str:
+    response = await client.get("/openapi/v3", headers={"Accept": "application/json, */*"})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/json"
+    body = await response.json()
+    assert list(body["paths"]) == ["api/v1"]
+    url: str = body["paths"]["api/v1"]["serverRelativeURL"]
+    return url
+
+
+async def test_v3_root_names_the_document_by_its_etag(client: Any) -> None:
+    url = await discovery_url(client)
+    assert url.startswith("/openapi/v3/api/v1?hash=")
+    digest = url.rsplit("=", 1)[1]
+    assert len(digest) == 128 and digest == digest.upper()
+    response = await client.get(url, headers={"Accept": "application/json"})
+    assert response.headers["Etag"] == f'"{digest}"'
+    assert json.loads(await response.read()) == V3
+
+
+async def test_v3_document_with_its_hash_is_immutable_for_a_year(client: Any) -> None:
+    url = await discovery_url(client)
+    response = await client.get(url, headers={"Accept": "application/json"})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/json"
+    assert response.headers["Cache-Control"] == "public, immutable"
+    assert response.headers["Vary"] == "Accept"
+    expires = datetime.strptime(response.headers["Expires"], "%a, %d %b %Y %H:%M:%S UTC").replace(tzinfo=UTC)
+    days = (expires - datetime.now(UTC)).days
+    assert 363 <= days <= 366
+    assert "Last-Modified" in response.headers
+
+
+async def test_v3_document_without_a_hash_has_no_cache_headers(client: Any) -> None:
+    response = await client.get("/openapi/v3/api/v1", headers={"Accept": "application/json"})
+    assert response.status == 200
+    assert "Cache-Control" not in response.headers and "Expires" not in response.headers
+    assert response.headers["Etag"]
+
+
+async def test_v3_document_with_a_stale_hash_redirects_to_the_current_url(client: Any) -> None:
+    url = await discovery_url(client)
+    response = await client.get("/openapi/v3/api/v1?hash=OLD", allow_redirects=False)
+    assert response.status == 301
+    assert response.headers["Location"] == url
+
+
+async def test_v3_document_answers_304_to_its_etag(client: Any) -> None:
+    url = await discovery_url(client)
+    first = await client.get(url)
+    again = await client.get(url, headers={"If-None-Match": first.headers["Etag"]})
+    assert again.status == 304
+    assert await again.read() == b""
+    root = await client.get("/openapi/v3")
+    root_again = await client.get("/openapi/v3", headers={"If-None-Match": root.headers["Etag"]})
+    assert root_again.status == 304
+
+
+@pytest.mark.parametrize(
+    ("accept", "status"),
+    [
+        ("application/com.github.proto-openapi.spec.v3@v1.0+protobuf", 406),
+        ("text/html", 406),
+        ("application/com.github.proto-openapi.spec.v3@v1.0+protobuf, application/json", 200),
+        ("application/*", 200),
+        ("", 200),
+    ],
+)
+async def test_v3_document_negotiates_json_only(client: Any, accept: str, status: int) -> None:
+    response = await client.get("/openapi/v3/api/v1", headers={"Accept": accept} if accept else {})
+    assert response.status == status
+    assert response.headers["Vary"] == "Accept"
+
+
+async def test_an_unknown_group_version_gets_upstreams_empty_answer(client: Any) -> None:
+    response = await client.get("/openapi/v3/apis/apps/v1")
+    assert response.status == 200
+    assert await response.read() == b""
+
+
+async def test_v2_is_served_as_json_and_refused_as_protobuf(client: Any) -> None:
+    response = await client.get("/openapi/v2", headers={"Accept": "application/json"})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/json"
+    assert json.loads(await response.read()) == V2
+    protobuf = await client.get(
+        "/openapi/v2", headers={"Accept": "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}
+    )
+    assert protobuf.status == 406
+
+
+def test_the_hash_changes_when_the_document_does(tmp_path: Path) -> None:
+    now = datetime(2025, 1, 1, tzinfo=UTC)
+    shutil.copytree(DOCUMENTS_DIR / "v3", tmp_path / "v3")
+    before = OpenApiDocuments(tmp_path).v3_discovery(now).body
+    changed = tmp_path / V3_DOCUMENT
+    changed.write_text(changed.read_text().replace('"v1.32.0"', '"v1.32.1"'))
+    after = OpenApiDocuments(tmp_path).v3_discovery(now).body
+    assert before != after
+    assert OpenApiDocuments(tmp_path).v3_discovery(now).body == after
+
+
+def test_expires_is_written_in_gos_rfc1123_layout() -> None:
+    assert go_rfc1123(datetime(2026, 12, 2, 9, 5, 7, tzinfo=UTC)) == "Wed, 02 Dec 2026 09:05:07 UTC"
