@@ -7,21 +7,37 @@ from dataclasses import dataclass, field
 from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
 from fakeapi.errors import NotFound
+from fakeapi.faults import Faults
 from fakeapi.ids import IdSource
 from fakeapi.namespaces import NamespaceController, NamespaceRegistry
-from fakeapi.registry import Registry, ResourceInfo
+from fakeapi.podlogs import PodLogs
+from fakeapi.registry import STATUS_VERBS, Registry, ResourceInfo, SubresourceInfo
+from fakeapi.requestlog import RequestLog
 from fakeapi.schemas import SCHEMAS
 from fakeapi.store import Store
 from fakeapi.strategy.base import Strategy
+from fakeapi.strategy.event import EventStrategy
 from fakeapi.strategy.namespace import NamespaceStatusStrategy, NamespaceStrategy
 from fakeapi.strategy.pod import PodResizeStrategy, PodStatusStrategy, PodStrategy
 from fakeapi.types import JSON, ObjectKey
 
-PODS = ResourceInfo("pods", "Pod", namespaced=True, singular="pod", short_names=("po",), categories=("all",))
+# subresources listed here must be routed (tests/api/test_discovery.py checks every one answers)
+PODS = ResourceInfo(
+    "pods", "Pod", namespaced=True, singular="pod", short_names=("po",), categories=("all",),
+    subresources=(
+        SubresourceInfo("binding", "Binding", ("create",)),
+        SubresourceInfo("log", "Pod", ("get",)),
+        SubresourceInfo("resize", "Pod", STATUS_VERBS),
+        SubresourceInfo("status", "Pod", STATUS_VERBS),
+    ),
+)
 NAMESPACES = ResourceInfo(
     "namespaces", "Namespace", namespaced=False, singular="namespace", short_names=("ns",),
     verbs=("create", "delete", "get", "list", "patch", "update", "watch"),
+    subresources=(SubresourceInfo("status", "Namespace", STATUS_VERBS),),
 )
+EVENTS = ResourceInfo("events", "Event", namespaced=True, singular="event", short_names=("ev",),
+                      returns_deleted_object=False)
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 
 
@@ -32,6 +48,9 @@ class Api:
     ids: IdSource
     resources: dict[str, Registry] = field(default_factory=dict)
     subresources: dict[tuple[str, str], Registry] = field(default_factory=dict)
+    pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
+    faults: Faults = field(default_factory=Faults)  # fault rules and the faults they fired
+    requests: RequestLog = field(default_factory=RequestLog)  # the recorded request log
 
     def registry(self, resource: str) -> Registry:
         try:
@@ -50,7 +69,9 @@ class Api:
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
-    api = Api(Store(config.watch_history), clock or Clock(), IdSource(config.seed))
+    api = Api(Store(config.watch_history), clock or Clock(), IdSource(config.seed),
+              requests=RequestLog(config.request_log))
+    api.store.subscribe(api.pod_logs.on_event)
     pods = _registry(api, PODS, PodStrategy())
     api.subresources[("pods", "status")] = pods.with_strategy(PodStatusStrategy())
     api.subresources[("pods", "resize")] = pods.with_strategy(PodResizeStrategy())
@@ -58,6 +79,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
                                    api.ids)
     api.resources["namespaces"] = namespaces
     api.subresources[("namespaces", "status")] = namespaces.with_strategy(NamespaceStatusStrategy())
+    _registry(api, EVENTS, EventStrategy())
     seed_namespaces(api)
     controller = NamespaceController(
         namespaces, lambda: [r for r in api.resources.values() if r.info.namespaced])

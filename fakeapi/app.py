@@ -5,8 +5,8 @@ from __future__ import annotations
 from aiohttp import web
 
 from fakeapi import discovery, handlers
-from fakeapi.binding import create_binding
 from fakeapi.api import build_api
+from fakeapi.binding import create_binding
 from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
 from fakeapi.control import setup_control_routes
@@ -18,7 +18,8 @@ from fakeapi.podlogs import pod_log
 from fakeapi.requestlog import record_status, request_log_middleware
 from fakeapi.watch import WatchHub
 
-NAMESPACED = "/api/v1/namespaces/{namespace}/{resource}"
+# `namespaces/{name}/status` is a subresource, not a collection named "status"
+NAMESPACED = "/api/v1/namespaces/{namespace}/{resource:(?!status$)[^{}/]+}"
 CLUSTER = "/api/v1/{resource}"
 WATCH_NAMESPACED = "/api/v1/watch/namespaces/{namespace}/{resource}"
 WATCH_CLUSTER = "/api/v1/watch/{resource}"

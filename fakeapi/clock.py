@@ -7,50 +7,68 @@ from datetime import UTC, datetime, timedelta
 
 
 class Clock:
-    """Wall-clock time unless frozen; `advance` moves frozen time (or offsets live time)."""
+    """Wall-clock time unless frozen. `advance` and `set` move frozen time, or offset live time.
+
+    Intervals (bookmarks, history age) read `monotonic()`, which moves with `advance` and never
+    jumps when the clock is frozen or unfrozen.
+    """
 
     def __init__(self) -> None:
-        self._frozen: datetime | None = None
-        self._offset = timedelta()
+        self.reset()
+
+    def reset(self) -> None:
+        self._wall_offset = timedelta()
+        self._mono_offset = 0.0
+        self._frozen_wall: datetime | None = None
+        self._frozen_mono = 0.0
 
     def now(self) -> datetime:
-        if self._frozen is not None:
-            return self._frozen
-        return datetime.now(UTC) + self._offset
+        if self._frozen_wall is not None:
+            return self._frozen_wall
+        return datetime.now(UTC) + self._wall_offset
+
+    def monotonic(self) -> float:
+        if self._frozen_wall is not None:
+            return self._frozen_mono
+        return time.monotonic() + self._mono_offset
 
     def freeze(self, when: datetime | None = None) -> datetime:
-        self._frozen = _utc(when) if when is not None else self.now()
-        return self._frozen
+        if self._frozen_wall is None:
+            self._frozen_mono = self.monotonic()
+            self._frozen_wall = self.now()
+        if when is not None:
+            self.set(when)
+        return self.now()
 
     def unfreeze(self) -> None:
-        if self._frozen is not None:
-            self._offset = self._frozen - datetime.now(UTC)
-        self._frozen = None
+        if self._frozen_wall is not None:
+            self._wall_offset = self._frozen_wall - datetime.now(UTC)
+            self._mono_offset = self._frozen_mono - time.monotonic()
+        self._frozen_wall = None
 
     def set(self, when: datetime) -> None:
-        when = _utc(when)
-        if self._frozen is not None:
-            self._frozen = when
+        """Jump to `when`; intervals move by the same amount (never backwards)."""
+        step = (_utc(when) - self.now()).total_seconds()
+        if self._frozen_wall is not None:
+            self._frozen_wall = _utc(when)
+            self._frozen_mono += max(0.0, step)
         else:
-            self._offset = when - datetime.now(UTC)
+            self._wall_offset += timedelta(seconds=step)
+            self._mono_offset += max(0.0, step)
 
     def advance(self, seconds: float) -> datetime:
         step = timedelta(seconds=seconds)
-        if self._frozen is not None:
-            self._frozen += step
+        if self._frozen_wall is not None:
+            self._frozen_wall += step
+            self._frozen_mono += seconds
         else:
-            self._offset += step
+            self._wall_offset += step
+            self._mono_offset += seconds
         return self.now()
 
     @property
     def frozen(self) -> bool:
-        return self._frozen is not None
-
-    def monotonic(self) -> float:
-        """Seconds for intervals (bookmarks, history age): follows `advance` when frozen."""
-        if self._frozen is not None:
-            return self._frozen.timestamp()
-        return time.monotonic() + self._offset.total_seconds()
+        return self._frozen_wall is not None
 
     def timestamp(self) -> str:
         """RFC 3339 at second precision, as `metav1.Time` is written."""

@@ -10,6 +10,8 @@ from fakeapi.store import DEFAULT_HISTORY
 @dataclass(frozen=True)
 class ServerConfig:
     watch_history: int = DEFAULT_HISTORY  # change events kept for watches that resume from a version
+    watch_history_age: float | None = None  # also forget changes older than this many seconds (None: never)
     bookmark_interval: float = 60.0  # seconds between BOOKMARK events (upstream: about a minute)
     seed: int | None = None  # seeds uids and generated names, for reproducible runs
     max_body_bytes: int = 3 * 1024 * 1024  # upstream's request body limit (3 MiB)
+    request_log: int = 10_000  # requests kept in the request log (0: record nothing)

@@ -13,6 +13,7 @@ from fakeapi.options import DeleteOptions, WriteOptions
 from fakeapi.patchers import patcher_for
 from fakeapi.registry import Registry
 from fakeapi.responses import json_response
+from fakeapi.types import JSON
 from fakeapi.versioninfo import VERSION
 
 # ---- meta
@@ -107,8 +108,17 @@ async def delete(request: web.Request) -> web.Response:
     body = await read_optional_json(request)
     options = DeleteOptions.parse(body, request.query)
     obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
+    if gone and not registry.info.returns_deleted_object:
+        return json_response(success_status(registry.info.resource, obj))
     accepted = not gone and options.orphan_dependents is False
     return json_response(obj, status=202 if accepted else 200)
+
+
+def success_status(resource: str, deleted: JSON) -> JSON:
+    """What upstream answers for a finished delete of a resource that does not return the object."""
+    meta = deleted.get("metadata", {})
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+            "details": {"name": meta.get("name", ""), "kind": resource, "uid": meta.get("uid", "")}}
 
 
 # ---- subresources

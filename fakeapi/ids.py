@@ -11,6 +11,9 @@ _SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
 class IdSource:
     def __init__(self, seed: int | None = None) -> None:
+        self.reseed(seed)
+
+    def reseed(self, seed: int | None) -> None:
         self._random: random.Random | None = random.Random(seed) if seed is not None else None
 
     def uid(self) -> str:

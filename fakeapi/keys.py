@@ -6,6 +6,8 @@ from aiohttp import web
 
 from fakeapi.api import Api
 from fakeapi.config import ServerConfig
+from fakeapi.watch import WatchHub
 
 api_key = web.AppKey("api", Api)
 config_key = web.AppKey("config", ServerConfig)
+watch_hub_key = web.AppKey("watch_hub", WatchHub)

@@ -1,0 +1,90 @@
+"""Seeding: objects from dicts, YAML text or files, each created through the normal registry pipeline."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, TypeAlias
+
+import orjson
+import yaml
+
+from fakeapi.api import Api
+from fakeapi.errors import BadRequest
+from fakeapi.options import WriteOptions
+from fakeapi.registry import Registry
+from fakeapi.types import JSON
+
+Seed: TypeAlias = "str | bytes | os.PathLike[str] | JSON | Iterable[JSON]"
+"""What `seed` accepts: YAML/JSON text (many documents), a file path, one object, a List, or objects."""
+
+
+def load_objects(source: Seed) -> list[JSON]:
+    """The objects in `source`, with `kind: List` documents flattened and empty documents skipped."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _names_file(source)):
+        source = Path(source).read_bytes()
+    if isinstance(source, str | bytes):
+        try:
+            documents: list[Any] = list(yaml.safe_load_all(source))
+        except yaml.YAMLError as error:
+            raise BadRequest(f"error converting YAML to JSON: {error}") from None
+    elif isinstance(source, dict):
+        documents = [source]
+    else:
+        documents = list(source)
+    objects: list[JSON] = []
+    for document in documents:
+        if document is None:
+            continue
+        if not isinstance(document, dict):
+            raise BadRequest(f"a seed document must be an object, not {type(document).__name__}")
+        if document.get("kind") == "List" or (not document.get("kind") and "items" in document):
+            objects.extend(load_objects(document.get("items") or []))
+        else:
+            objects.append(document)
+    return objects
+
+
+def _names_file(text: str) -> bool:
+    return "\n" not in text and len(text) < 4096 and os.path.isfile(text)
+
+
+def registry_for_kind(api: Api, api_version: str, kind: str) -> Registry:
+    for registry in api.resources.values():
+        if registry.info.kind == kind and api_version in ("v1", ""):
+            return registry
+    raise BadRequest(f'no matches for kind "{kind}" in version "{api_version}"')
+
+
+def seed(api: Api, source: Seed) -> list[JSON]:
+    """Create every object (namespaces first, otherwise in order) and return them as stored.
+
+    Namespaces that exist already are kept as they are, and `metadata.resourceVersion` is dropped, so
+    a dump seeds back into a fresh server. A `status` in a seeded object is written afterwards through
+    the status subresource, as a controller or the kubelet would write it (the create pipeline alone
+    resets it). Not atomic: objects created before a failing one stay.
+    """
+    objects = load_objects(source)
+    ordered = [o for o in objects if o.get("kind") == "Namespace"] + \
+              [o for o in objects if o.get("kind") != "Namespace"]
+    return [seed_one(api, obj) for obj in ordered]
+
+
+def seed_one(api: Api, obj: JSON) -> JSON:
+    registry = registry_for_kind(api, str(obj.get("apiVersion") or ""), str(obj.get("kind") or ""))
+    body: JSON = orjson.loads(orjson.dumps(obj))  # the caller's dicts stay untouched
+    status = body.pop("status", None)
+    meta = body.get("metadata") or {}
+    if isinstance(meta, dict):
+        meta.pop("resourceVersion", None)  # so a dump seeds back (uid and timestamps are renewed anyway)
+    namespace = str(meta.get("namespace") or "default") if registry.info.namespaced else ""
+    name = str(meta.get("name") or "")
+    if registry.info.resource == "namespaces" and name and registry.store.exists(registry.key("", name)):
+        return registry.get("", name)  # default, kube-system...: already there
+    created = registry.create(namespace, body, WriteOptions())
+    status_registry = api.subresources.get((registry.info.resource, "status"))
+    if status and status_registry is not None:
+        created["status"] = {**(created.get("status") or {}), **status}
+        created = status_registry.update(namespace, created["metadata"]["name"], created, WriteOptions())
+    return created

@@ -1,0 +1,21 @@
+"""fakeapi as a test backend: `FakeAPIServer` in-process (the pytest plugin's fixtures are built on it)."""
+
+from __future__ import annotations
+
+from fakeapi.control import Snapshot
+from fakeapi.errors import Conflict, NotFound, StatusError
+from fakeapi.faults import FaultRule, FiredFault
+from fakeapi.requestlog import RecordedRequest
+from fakeapi.testing.server import FakeAPIServer, ServerClock
+
+__all__ = [
+    "Conflict",
+    "FakeAPIServer",
+    "FaultRule",
+    "FiredFault",
+    "NotFound",
+    "RecordedRequest",
+    "ServerClock",
+    "Snapshot",
+    "StatusError",
+]

@@ -1,0 +1,107 @@
+"""The pytest plugin (entry point `pytest11`): fixtures `fakeapi` and `async_fakeapi`.
+
+Each test gets a fresh, empty server by default. To share one server per module or per run, reset
+between tests, choose a scope with `--fakeapi-scope=module|session` or the ini option
+`fakeapi_scope = module`. Mark a test `@pytest.mark.fakeapi(seed=N)` for deterministic uids and names.
+
+`fakeapi` is thread-backed (for blocking clients like `kubernetes`); `async_fakeapi` serves on the
+test's event loop and needs pytest-asyncio (with a shared scope it is the shared thread-backed server).
+Nothing heavy is imported until a fixture is used, so installing fakeapi costs other test runs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from typing import TYPE_CHECKING, Any
+
+import pytest
+
+if TYPE_CHECKING:
+    from fakeapi.testing.server import FakeAPIServer
+
+SCOPES = ("function", "module", "session")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("fakeapi")
+    group.addoption("--fakeapi-scope", choices=SCOPES, default=None,
+                    help="share one fakeapi server per function (default), module or session; "
+                         "a shared server is reset before each test")
+    parser.addini("fakeapi_scope", "default scope of the fakeapi server: function, module or session",
+                  default="function")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "fakeapi(seed=None): options of the test's fakeapi server")
+
+
+def fakeapi_scope(fixture_name: str, config: pytest.Config) -> str:
+    scope = config.getoption("--fakeapi-scope") or config.getini("fakeapi_scope") or "function"
+    if scope not in SCOPES:
+        raise pytest.UsageError(f"fakeapi_scope must be one of {', '.join(SCOPES)}, not {scope!r}")
+    return str(scope)
+
+
+def _seed(request: pytest.FixtureRequest) -> int | None:
+    marker = request.node.get_closest_marker("fakeapi")
+    seed: int | None = marker.kwargs.get("seed") if marker is not None else None
+    return seed
+
+
+@pytest.fixture(scope=fakeapi_scope)  # type: ignore[arg-type]  # pytest accepts a callable scope
+def fakeapi_shared_server(request: pytest.FixtureRequest) -> Iterator[FakeAPIServer]:
+    """The thread-backed server behind `fakeapi`, living as long as `--fakeapi-scope` says."""
+    from fakeapi.config import ServerConfig
+    from fakeapi.testing.server import FakeAPIServer
+
+    with FakeAPIServer(config=ServerConfig(seed=_seed(request))) as server:
+        yield server
+
+
+def _fresh_for_test(server: FakeAPIServer, request: pytest.FixtureRequest) -> None:
+    """A shared server starts each test as a fresh one would (a test's seed marker applies too)."""
+    if fakeapi_scope("fakeapi", request.config) == "function":
+        return
+    from dataclasses import replace
+
+    server.config = replace(server.config, seed=_seed(request))
+    server.reset()
+
+
+@pytest.fixture
+def fakeapi(fakeapi_shared_server: FakeAPIServer, request: pytest.FixtureRequest) -> FakeAPIServer:
+    """A running, empty fakeapi server in a background thread: `fakeapi.url`, `fakeapi.kubeconfig`,
+    `fakeapi.kubernetes_client()`, `fakeapi.seed(...)`, `fakeapi.inject(...)`, `fakeapi.clock`..."""
+    _fresh_for_test(fakeapi_shared_server, request)
+    return fakeapi_shared_server
+
+
+def _async_fakeapi_fixture() -> Any:
+    """`async_fakeapi` needs pytest-asyncio; without it, asking for the fixture says so."""
+    try:
+        import pytest_asyncio
+    except ImportError:  # pragma: no cover - exercised where pytest-asyncio is absent
+        def needs_pytest_asyncio() -> None:
+            pytest.fail("the async_fakeapi fixture needs pytest-asyncio: pip install pytest-asyncio")
+
+        return pytest.fixture(name="async_fakeapi")(needs_pytest_asyncio)
+
+    @pytest_asyncio.fixture
+    async def async_fakeapi(request: pytest.FixtureRequest) -> AsyncIterator[FakeAPIServer]:
+        """A running, empty fakeapi server on the test's event loop (for asyncio clients); with a shared
+        `--fakeapi-scope` it is the shared thread-backed server, reset for this test."""
+        from fakeapi.config import ServerConfig
+        from fakeapi.testing.server import FakeAPIServer
+
+        if fakeapi_scope("async_fakeapi", request.config) != "function":
+            server: FakeAPIServer = request.getfixturevalue("fakeapi_shared_server")
+            _fresh_for_test(server, request)
+            yield server
+            return
+        async with FakeAPIServer(config=ServerConfig(seed=_seed(request))) as server:
+            yield server
+
+    return async_fakeapi
+
+
+async_fakeapi = _async_fakeapi_fixture()

@@ -1,0 +1,328 @@
+"""FakeAPIServer: fakeapi in-process, on the caller's event loop (`async with`) or in a thread (`with`)."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import shutil
+import tempfile
+import threading
+from collections.abc import Callable
+from dataclasses import replace
+from datetime import datetime, timedelta
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from fakeapi import control, seeding
+from fakeapi.app import create_app
+from fakeapi.clock import Clock
+from fakeapi.config import ServerConfig
+from fakeapi.faults import FaultRule, FiredFault
+from fakeapi.keys import api_key, watch_hub_key
+from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.requestlog import RecordedRequest
+from fakeapi.types import JSON
+
+T = TypeVar("T")
+Objects = list[JSON]
+Requests = list[RecordedRequest]
+Rules = list[FaultRule]
+Fired = list[FiredFault]
+CALL_TIMEOUT = 30.0  # seconds a direct state call waits for the server thread
+SHUTDOWN_TIMEOUT = 0.2  # seconds open watches and log streams get before they are cancelled at stop
+
+
+class FakeAPIServer:
+    """An empty fakeapi server on 127.0.0.1 and a free port, with direct access to its state.
+
+    `async with FakeAPIServer() as server:` serves on the running loop (for asyncio clients);
+    `with FakeAPIServer() as server:` serves from a background thread with its own loop (for blocking
+    clients such as the official `kubernetes` client). Every state method is safe to call from the
+    caller's thread in both modes: in thread mode it runs on the server's loop and waits.
+    """
+
+    def __init__(self, *, seed: int | None = None, config: ServerConfig | None = None,
+                 clock: Clock | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+        config = config or ServerConfig()
+        self.config = replace(config, seed=seed) if seed is not None else config
+        self.app = create_app(self.config, clock)
+        self.api = self.app[api_key]
+        self.host = host
+        self.port = port
+        self.url = ""
+        self._runner: web.AppRunner | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._tempdir: Path | None = None
+        self._sync_clients: list[Any] = []
+        self._async_clients: list[Any] = []
+        self.clock = ServerClock(self)
+
+    # ---- async mode: on the caller's loop
+
+    async def start(self) -> None:
+        if self._loop is not None:
+            raise RuntimeError("FakeAPIServer is already running")
+        self._loop = asyncio.get_running_loop()
+        await self._serve()
+
+    async def stop(self) -> None:
+        for client in self._async_clients:
+            await client.close()
+        self._async_clients.clear()
+        self._close_sync_clients()
+        await self._shutdown()
+        self._loop = None
+
+    async def __aenter__(self) -> FakeAPIServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                        traceback: TracebackType | None) -> None:
+        await self.stop()
+
+    # ---- thread mode: a background thread with its own loop
+
+    def start_in_thread(self) -> None:
+        if self._loop is not None:
+            raise RuntimeError("FakeAPIServer is already running")
+        started: concurrent.futures.Future[None] = concurrent.futures.Future()
+        loop = asyncio.new_event_loop()
+        self._loop = loop
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            try:
+                loop.run_until_complete(self._serve())
+            except BaseException as error:  # noqa: B036 - handed to the starting thread
+                started.set_exception(error)
+                loop.close()
+                return
+            started.set_result(None)
+            loop.run_forever()
+            loop.run_until_complete(loop.shutdown_asyncgens())
+            loop.close()
+
+        self._thread = threading.Thread(target=run, name="fakeapi-server", daemon=True)
+        self._thread.start()
+        try:
+            started.result()
+        except BaseException:
+            self._thread.join()
+            self._thread = self._loop = None
+            raise
+
+    def stop_thread(self) -> None:
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None:
+            return
+        self._close_sync_clients()
+        asyncio.run_coroutine_threadsafe(self._shutdown(), loop).result(CALL_TIMEOUT)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(CALL_TIMEOUT)
+        self._thread = self._loop = None
+
+    def __enter__(self) -> FakeAPIServer:
+        self.start_in_thread()
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
+                 traceback: TracebackType | None) -> None:
+        self.stop_thread()
+
+    def _close_sync_clients(self) -> None:
+        for client in self._sync_clients:
+            client.close()
+        self._sync_clients.clear()
+
+    # ---- serving
+
+    async def _serve(self) -> None:
+        # handler_cancellation: a watch or log stream whose client left ends at once
+        runner = web.AppRunner(self.app, access_log=None, handle_signals=False, handler_cancellation=True,
+                               shutdown_timeout=SHUTDOWN_TIMEOUT)
+        await runner.setup()
+        try:
+            await web.TCPSite(runner, self.host, self.port).start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self.port = runner.addresses[0][1]
+        self.url = f"http://{self.host}:{self.port}"
+
+    async def _shutdown(self) -> None:
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+        if self._tempdir is not None:
+            shutil.rmtree(self._tempdir, ignore_errors=True)
+            self._tempdir = None
+
+    def _call(self, operation: Callable[[], T]) -> T:
+        """Run a state operation on the server's loop (at once when already on it) and return its result."""
+        loop, thread = self._loop, self._thread
+        if loop is None or thread is None or threading.get_ident() == thread.ident:
+            return operation()
+        done: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+        def run() -> None:
+            try:
+                done.set_result(operation())
+            except BaseException as error:  # noqa: B036 - re-raised in the calling thread
+                done.set_exception(error)
+
+        loop.call_soon_threadsafe(run)
+        return done.result(CALL_TIMEOUT)
+
+    # ---- clients
+
+    @property
+    def kubeconfig(self) -> str:
+        """The path of a kubeconfig for this server (written on first use, removed at stop)."""
+        if not self.url:
+            raise RuntimeError("FakeAPIServer is not running")
+        if self._tempdir is None:
+            self._tempdir = Path(tempfile.mkdtemp(prefix="fakeapi-"))
+            write_kubeconfig(self._tempdir / "kubeconfig", self.url)
+        return str(self._tempdir / "kubeconfig")
+
+    def kubernetes_client(self) -> Any:
+        """A `kubernetes.client.ApiClient` for this server (closed when the server stops)."""
+        from kubernetes import client
+
+        configuration = client.Configuration()
+        configuration.host = self.url
+        api_client = client.ApiClient(configuration)
+        self._sync_clients.append(api_client)
+        return api_client
+
+    def kubernetes_asyncio_client(self) -> Any:
+        """A `kubernetes_asyncio.client.ApiClient`; call it on your loop. In async mode it is closed at
+        stop; in thread mode close it yourself (`async with` or `await client.close()`)."""
+        from kubernetes_asyncio import client
+
+        configuration = client.Configuration()
+        configuration.host = self.url
+        api_client = client.ApiClient(configuration)
+        if self._thread is None:
+            self._async_clients.append(api_client)
+        return api_client
+
+    # ---- direct state access
+
+    def seed(self, objects: seeding.Seed) -> Objects:
+        """Create objects (dicts, a List, or YAML text or a file with many documents) through the normal
+        create pipeline; a `status` given is then written through the status subresource."""
+        return self._call(lambda: seeding.seed(self.api, objects))
+
+    def get(self, resource: str, name: str, namespace: str = "default") -> JSON:
+        """One object as stored (`resource`: plural, singular, short name or kind); NotFound if missing."""
+        return self._call(lambda: control.get_object(self.api, resource, name, namespace))
+
+    def list(self, resource: str, namespace: str | None = None, label_selector: str = "") -> Objects:
+        return self._call(lambda: control.list_objects(self.api, resource, namespace, label_selector))
+
+    def dump(self) -> JSON:
+        """Every object, as one `List` that `seed` takes back."""
+        import orjson
+
+        dumped: JSON = orjson.loads(self._call(lambda: control.dump(self.api)))
+        return dumped
+
+    def reset(self) -> None:
+        """Back to a fresh, empty server (see `fakeapi.control.reset`); snapshots are kept."""
+        self._call(lambda: control.reset(self.app, self.config.seed))
+
+    def snapshot(self) -> control.Snapshot:
+        return self._call(lambda: control.take_snapshot(self.api))
+
+    def restore(self, snapshot: control.Snapshot | str) -> None:
+        """Put back a snapshot (or one taken over HTTP, by its id); watchers resuming get 410 and relist."""
+        def operation() -> None:
+            snap = self.app[control.snapshots_key][snapshot] if isinstance(snapshot, str) else snapshot
+            control.restore(self.app, snap)
+
+        self._call(operation)
+
+    def close_watches(self) -> None:
+        """End every open watch stream, as when a connection to the apiserver drops: clients watch
+        again from their last resourceVersion (and resume, since the history is intact)."""
+        self._call(self.app[watch_hub_key].end_all)
+
+    @property
+    def requests(self) -> Requests:
+        """The recorded request log, oldest first (control API requests are not recorded)."""
+        return self._call(self.api.requests.entries)
+
+    def clear_requests(self) -> None:
+        self._call(self.api.requests.clear)
+
+    def inject(self, verb: str | None = None, resource: str | None = None, subresource: str | None = None,
+               namespace: str | None = None, name: str | None = None, status: int | None = None,
+               delay: float | None = None, times: int | None = None, nth: int | None = None,
+               probability: float | None = None, seed: int | None = None, cut_watch_after: int | None = None,
+               *, field_manager: str | None = None, user_agent: str | None = None, message: str | None = None,
+               retry_after: int | None = None) -> FaultRule:
+        """Add a fault rule (see `fakeapi.faults`); the rule's `fired` counts the faults it caused."""
+        rule = FaultRule(verb=verb, resource=resource, subresource=subresource, namespace=namespace,
+                         name=name, field_manager=field_manager, user_agent=user_agent, status=status,
+                         message=message, retry_after=retry_after, delay=delay,
+                         cut_watch_after=cut_watch_after, times=times, nth=nth, probability=probability,
+                         seed=seed)
+        return self._call(lambda: self.api.faults.add(rule))
+
+    def clear_faults(self) -> None:
+        """Remove every fault rule and forget the faults fired."""
+        self._call(self.api.faults.clear)
+
+    @property
+    def faults(self) -> Rules:
+        return self._call(lambda: list(self.api.faults.rules))
+
+    @property
+    def fired_faults(self) -> Fired:
+        return self._call(lambda: list(self.api.faults.fired))
+
+    def set_log(self, namespace: str, pod: str, container: str, text: str) -> None:
+        """Set the text `GET .../pods/{pod}/log?container=...` answers."""
+        self._call(lambda: self.api.pod_logs.set(namespace, pod, container, text, self.api.clock.now()))
+
+    def append_log(self, namespace: str, pod: str, container: str, text: str) -> None:
+        """Add text to a container's log; `follow=true` readers receive it."""
+        self._call(lambda: self.api.pod_logs.append(namespace, pod, container, text, self.api.clock.now()))
+
+
+class ServerClock:
+    """The server's clock, safe to drive from the test's thread: now, freeze, unfreeze, set, advance."""
+
+    def __init__(self, server: FakeAPIServer) -> None:
+        self._server = server
+
+    @property
+    def _clock(self) -> Clock:
+        return self._server.api.clock
+
+    def now(self) -> datetime:
+        return self._server._call(self._clock.now)
+
+    def freeze(self, when: datetime | None = None) -> datetime:
+        return self._server._call(lambda: self._clock.freeze(when))
+
+    def unfreeze(self) -> None:
+        self._server._call(self._clock.unfreeze)
+
+    def set(self, when: datetime) -> None:
+        self._server._call(lambda: self._clock.set(when))
+
+    def advance(self, seconds: float | timedelta) -> datetime:
+        step = seconds.total_seconds() if isinstance(seconds, timedelta) else seconds
+        return self._server._call(lambda: self._clock.advance(step))
+
+    @property
+    def frozen(self) -> bool:
+        return self._clock.frozen

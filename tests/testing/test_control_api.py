@@ -1,0 +1,232 @@
+"""The /fakeapi/v1/ control API over HTTP: reset, seed, dump, snapshots, faults, clock, requests, logs."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import orjson
+import yaml
+
+from fakeapi.app import create_app
+from fakeapi.cli import serve
+from fakeapi.config import ServerConfig
+from fakeapi.faults import ACTIONS, JSON_NAMES, MATCHERS
+from fakeapi.testing import FakeAPIServer
+
+API = "/fakeapi/v1"
+PODS = "/api/v1/namespaces/default/pods"
+YAML = "application/yaml"
+POD_YAML = """
+apiVersion: v1
+kind: Pod
+metadata: {name: web}
+spec: {containers: [{name: app, image: nginx}]}
+"""
+
+
+def _success(message: str) -> dict[str, Any]:
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "message": message,
+            "code": 200}
+
+
+async def _names(http: aiohttp.ClientSession, path: str = PODS) -> list[str]:
+    async with http.get(path) as response:
+        return [item["metadata"]["name"] for item in (await response.json())["items"]]
+
+
+async def test_reset_empties_the_server(http: aiohttp.ClientSession, make_pod: Any) -> None:
+    async with http.post(PODS, json=make_pod("web")):
+        pass
+    async with http.post(API + "/reset") as response:
+        assert (response.status, await response.json()) == (200, _success("reset"))
+    assert await _names(http) == []
+    namespaces = await _names(http, "/api/v1/namespaces")
+    assert namespaces == ["default", "kube-node-lease", "kube-public", "kube-system"]
+
+
+async def test_seed_takes_yaml_or_a_json_list(http: aiohttp.ClientSession, make_pod: Any) -> None:
+    async with http.post(API + "/seed", data=POD_YAML, headers={"Content-Type": YAML}) as response:
+        assert response.status == 201
+        body = await response.json()
+        assert (body["kind"], [i["metadata"]["name"] for i in body["items"]]) == ("List", ["web"])
+        assert body["items"][0]["status"] == {"phase": "Pending", "qosClass": "BestEffort"}
+    async with http.post(API + "/seed", json=[make_pod("a"), make_pod("b")]) as response:
+        assert response.status == 201
+    assert await _names(http) == ["a", "b", "web"]
+
+
+async def test_seed_errors_are_statuses(http: aiohttp.ClientSession, make_pod: Any) -> None:
+    async with http.post(API + "/seed", json=[make_pod("web"), make_pod("web")]) as response:
+        assert response.status == 409
+        assert (await response.json())["message"] == 'pods "web" already exists'
+    async with http.post(API + "/seed", data="a: [", headers={"Content-Type": YAML}) as response:
+        assert response.status == 400
+        assert (await response.json())["message"].startswith("error converting YAML to JSON:")
+    async with http.post(API + "/seed", json="pods") as response:
+        assert response.status == 400
+        assert (await response.json())["message"] == "seed a JSON object, a List or an array of objects"
+
+
+async def test_dump_lists_every_object_namespaces_first(http: aiohttp.ClientSession, make_pod: Any) -> None:
+    async with http.post(API + "/seed", json=[make_pod("web"), make_pod("db", namespace="kube-system")]):
+        pass
+    async with http.get(API + "/dump") as response:
+        dump = await response.json()
+    assert dump["kind"] == "List" and dump["apiVersion"] == "v1"
+    assert [(i["kind"], i["metadata"]["name"]) for i in dump["items"]] == [
+        ("Namespace", "default"), ("Namespace", "kube-node-lease"), ("Namespace", "kube-public"),
+        ("Namespace", "kube-system"), ("Pod", "web"), ("Pod", "db")]
+    async with http.get(API + "/dump?resource=pods&namespace=kube-system") as response:
+        assert [i["metadata"]["name"] for i in (await response.json())["items"]] == ["db"]
+
+
+async def test_snapshots_are_taken_listed_restored_and_deleted(http: aiohttp.ClientSession,
+                                                               make_pod: Any) -> None:
+    async with http.post(API + "/seed", json=[make_pod("kept")]):
+        pass
+    async with http.post(API + "/snapshots") as response:
+        assert response.status == 201
+        snapshot = await response.json()
+    assert snapshot["id"] == "1" and snapshot["objects"] == 5
+    async with http.post(API + "/seed", json=[make_pod("later")]):
+        pass
+    async with http.get(API + "/snapshots") as response:
+        assert await response.json() == {"items": [snapshot]}
+    async with http.post(API + "/snapshots/1/restore") as response:
+        assert (response.status, await response.json()) == (200, _success("restored snapshot 1"))
+    assert await _names(http) == ["kept"]
+    async with http.delete(API + "/snapshots/1") as response:
+        assert await response.json() == snapshot
+    async with http.post(API + "/snapshots/1/restore") as response:
+        assert response.status == 404
+        assert (await response.json())["message"] == 'snapshot "1" not found'
+
+
+async def test_fault_rules_are_created_listed_and_deleted(http: aiohttp.ClientSession) -> None:
+    async with http.post(API + "/faults", json={"verb": "list", "resource": "pods", "status": 503,
+                                                "times": 1}) as response:
+        assert response.status == 201
+        rule = await response.json()
+    assert rule == {"id": 1, "verb": "list", "resource": "pods", "status": 503, "times": 1, "matched": 0,
+                    "fired": 0}
+    async with http.get(PODS) as response:
+        assert response.status == 503
+    async with http.get(API + "/faults") as response:
+        listed = await response.json()
+    assert listed["items"] == [{**rule, "matched": 1, "fired": 1}]
+    [fired] = listed["fired"]
+    assert {k: fired[k] for k in ("rule", "method", "path", "verb", "resource")} == {
+        "rule": 1, "method": "GET", "path": PODS, "verb": "list", "resource": "pods"}
+    async with http.get(API + "/faults/1") as response:
+        assert (await response.json())["fired"] == 1
+    async with http.delete(API + "/faults/1") as response:
+        assert response.status == 200
+    async with http.get(API + "/faults/1") as response:
+        assert response.status == 404
+        assert (await response.json())["message"] == 'fault "1" not found'
+    async with http.post(API + "/faults", json={"status": 503}):
+        pass
+    async with http.delete(API + "/faults") as response:
+        assert await response.json() == _success("faults cleared")
+    async with http.get(API + "/faults") as response:
+        assert await response.json() == {"items": [], "fired": []}
+
+
+async def test_invalid_fault_rules_are_bad_requests(http: aiohttp.ClientSession) -> None:
+    for body, message in (({"status": 418}, "status 418 is not supported: use one of "
+                                            "[400, 403, 404, 409, 410, 429, 500, 503, 504]"),
+                          ({"verb": "get"}, "a fault rule needs an action: status, delay or cutWatchAfter"),
+                          ({"status": 409, "colour": "red"}, "unknown field 'colour' in fault rule"),
+                          ([], "a fault rule must be a JSON object")):
+        async with http.post(API + "/faults", json=body) as response:
+            assert response.status == 400
+            assert (await response.json())["message"] == message
+
+
+async def test_the_clock_can_be_frozen_set_and_advanced(http: aiohttp.ClientSession, make_pod: Any) -> None:
+    async with http.get(API + "/clock") as response:
+        assert (await response.json())["frozen"] is False
+    async with http.post(API + "/clock", json={"frozen": True, "now": "2030-05-01T10:00:00Z"}) as response:
+        assert await response.json() == {"now": "2030-05-01T10:00:00Z", "frozen": True}
+    async with http.post(API + "/clock", json={"advanceSeconds": 90}) as response:
+        assert await response.json() == {"now": "2030-05-01T10:01:30Z", "frozen": True}
+    async with http.post(PODS, json=make_pod("web")) as response:
+        assert (await response.json())["metadata"]["creationTimestamp"] == "2030-05-01T10:01:30Z"
+    async with http.post(API + "/clock", json={"frozen": False}) as response:
+        state = await response.json()
+    assert state["frozen"] is False and state["now"].startswith("2030-05-01T10:01:3")
+    async with http.post(API + "/clock", json={"rewind": 3}) as response:
+        assert response.status == 400
+        assert (await response.json())["message"] == "unknown clock fields: rewind"
+    async with http.post(API + "/clock", json={"now": "soon"}) as response:
+        assert (await response.json())["message"] == "now must be an RFC 3339 time, not 'soon'"
+
+
+async def test_the_request_log_is_listed_filtered_and_cleared(http: aiohttp.ClientSession,
+                                                              make_pod: Any) -> None:
+    async with http.post(PODS + "?fieldManager=me", json=make_pod("web")):
+        pass
+    async with http.get(PODS + "/web"):
+        pass
+    async with http.get(API + "/requests?verb=create") as response:
+        [entry] = (await response.json())["items"]
+    assert {k: v for k, v in entry.items() if k not in ("time", "headers", "body")} == {
+        "method": "POST", "path": PODS, "query": {"fieldManager": "me"}, "status": 201, "verb": "create",
+        "resource": "pods", "subresource": "", "namespace": "default", "name": ""}
+    assert orjson.loads(entry["body"]) == make_pod("web")
+    assert entry["headers"]["Content-Type"] == "application/json"
+    async with http.get(API + "/requests") as response:
+        assert [e["verb"] for e in (await response.json())["items"]] == ["create", "get"]
+    async with http.delete(API + "/requests"):
+        pass
+    async with http.get(API + "/requests") as response:
+        assert (await response.json())["items"] == []
+
+
+async def test_log_text_is_set_appended_and_served(async_fakeapi: FakeAPIServer, http: aiohttp.ClientSession,
+                                                  make_pod: Any) -> None:
+    async_fakeapi.seed(make_pod("web"))
+    log = API + "/logs/default/web/main"
+    async with http.put(log, data="one\n") as response:
+        assert await response.json() == _success("log set")
+    async with http.post(log, data="two\n") as response:
+        assert await response.json() == _success("log appended")
+    async with http.get(log) as response:
+        assert await response.text() == "one\ntwo\n"
+    async with http.get(PODS + "/web/log") as response:
+        assert (response.content_type, await response.text()) == ("text/plain", "one\ntwo\n")
+
+
+def test_the_openapi_document_describes_every_control_route() -> None:
+    document = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi" / "fakeapi-control.yaml")
+                              .read_text())
+    documented = {(path, method.upper()) for path, item in document["paths"].items()
+                  for method in item if method != "parameters"}
+    served = {(route.resource.canonical, route.method) for route in create_app().router.routes()
+              if route.resource is not None and route.resource.canonical.startswith(API)
+              and route.method != "HEAD"}
+    assert documented == served
+    rule_fields = {JSON_NAMES.get(name, name) for name in (*MATCHERS, *ACTIONS)} | {"id", "matched", "fired"}
+    assert set(document["components"]["schemas"]["FaultRule"]["properties"]) == rule_fields
+
+
+async def test_serve_seeds_the_files_given_at_start(tmp_path: Path) -> None:
+    seed_file, kubeconfig = tmp_path / "objects.yaml", tmp_path / "kubeconfig"
+    seed_file.write_text(POD_YAML)
+    server = asyncio.create_task(serve(ServerConfig(), "127.0.0.1", 0, kubeconfig, [seed_file]))
+    try:
+        for _ in range(500):
+            if kubeconfig.exists() or server.done():
+                break
+            await asyncio.sleep(0.01)
+        url = yaml.safe_load(kubeconfig.read_text())["clusters"][0]["cluster"]["server"]
+        async with aiohttp.ClientSession(base_url=url) as http:
+            assert await _names(http) == ["web"]
+    finally:
+        server.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await server
