@@ -55,18 +55,22 @@ _OVERCOMMITTABLE = ("cpu", "memory")  # the pod-level resources whose requests m
 METADATA_NAME_LABEL = "kubernetes.io/metadata.name"
 
 
-def default_pod(pod: JSON) -> None:
-    """SetObjectDefaults_Pod plus the v1<->internal conversion effects visible on the wire."""
+def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
+    """SetObjectDefaults_Pod plus the v1<->internal conversion effects visible on the wire.
+
+    `spec_too=False` skips the spec, for writes whose spec the strategy replaces anyway (pods/status).
+    """
     metadata = pod.get("metadata")
     annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
     if isinstance(annotations, dict):
         for key in _INIT_CONTAINER_ANNOTATIONS:
             annotations.pop(key, None)
-    spec = pod.get("spec")
-    if spec is None:
-        spec = pod["spec"] = {}
-    if isinstance(spec, dict):
-        _default_pod_spec(spec)
+    if spec_too:
+        spec = pod.get("spec")
+        if spec is None:
+            spec = pod["spec"] = {}
+        if isinstance(spec, dict):
+            _default_pod_spec(spec)
     status = pod.get("status")
     if isinstance(status, dict):
         _default_pod_status(status)

@@ -70,6 +70,9 @@ class PodStrategy(Strategy):
 class PodStatusStrategy(PodStrategy):
     """pods/status: only status (plus labels and annotations) may change; qosClass never."""
 
+    def default(self, obj: JSON) -> None:
+        default_pod(obj, spec_too=False)  # prepare_for_update puts back the stored (defaulted) spec
+
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         new["spec"] = old.get("spec")
         meta: JSON = new["metadata"]
