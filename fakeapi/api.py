@@ -73,12 +73,12 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
               requests=RequestLog(config.request_log))
     api.store.subscribe(api.pod_logs.on_event)
     pods = _registry(api, PODS, PodStrategy())
-    api.subresources[("pods", "status")] = pods.with_strategy(PodStatusStrategy())
-    api.subresources[("pods", "resize")] = pods.with_strategy(PodResizeStrategy())
+    api.subresources[("pods", "status")] = pods.with_strategy(PodStatusStrategy(), "status")
+    api.subresources[("pods", "resize")] = pods.with_strategy(PodResizeStrategy(), "resize")
     namespaces = NamespaceRegistry(api.store, NAMESPACES, SCHEMAS["Namespace"], NamespaceStrategy(), api.clock,
                                    api.ids)
     api.resources["namespaces"] = namespaces
-    api.subresources[("namespaces", "status")] = namespaces.with_strategy(NamespaceStatusStrategy())
+    api.subresources[("namespaces", "status")] = namespaces.with_strategy(NamespaceStatusStrategy(), "status")
     _registry(api, EVENTS, EventStrategy())
     seed_namespaces(api)
     controller = NamespaceController(

@@ -142,7 +142,7 @@ def _set_scheduled(status: JSON, now: str) -> None:
 async def create_binding(request: web.Request) -> web.Response:
     """POST /api/v1/namespaces/{namespace}/pods/{name}/binding"""
     pods = request.app[api_key].registry("pods")
-    options = WriteOptions.from_query(request.query)
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     binding = decode_binding(await read_object(request), options)
     bind_pod(pods, request.match_info["namespace"], request.match_info["name"], binding, options.dry_run)
     return json_response(SUCCESS, status=201, warnings=options.warnings)

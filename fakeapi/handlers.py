@@ -74,7 +74,7 @@ async def watch_object(request: web.Request) -> web.StreamResponse:
 async def create(request: web.Request) -> web.Response:
     registry = _registry(request)
     body = await read_object(request, allow_protobuf=registry.info.resource == "namespaces")
-    options = WriteOptions.from_query(request.query)
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     created = registry.create(_namespace(request), body, options)
     return json_response(created, status=201, warnings=options.warnings)
 
@@ -139,20 +139,21 @@ async def patch_subresource(request: web.Request) -> web.Response:
 
 async def _replace(request: web.Request, registry: Registry) -> web.Response:
     body = await read_object(request)
-    options = WriteOptions.from_query(request.query)
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     updated = registry.update(_namespace(request), request.match_info["name"], body, options)
     return json_response(updated, warnings=options.warnings)
 
 
 async def _patch(request: web.Request, registry: Registry) -> web.Response:
     content_type, patch_body = await read_patch(request)
-    options = WriteOptions.from_query(request.query)
     name = request.match_info["name"]
     if content_type == APPLY_PATCH:
         from fakeapi.apply import server_side_apply
 
+        options = WriteOptions.from_query(request.query)  # apply needs an explicit fieldManager
         obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
         return json_response(obj, status=201 if created else 200, warnings=options.warnings)
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     patcher = patcher_for(content_type, registry.schema, options.field_validation)
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(patched, warnings=options.warnings)

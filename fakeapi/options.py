@@ -9,6 +9,12 @@ from typing import Any
 from fakeapi import field as fe
 from fakeapi.errors import BadRequest, Invalid
 
+
+def manager_from_user_agent(user_agent: str) -> str:
+    """Upstream's default field manager: the User-Agent up to the first '/' (at most 128 chars)."""
+    return user_agent.split("/", 1)[0][:128]
+
+
 FIELD_VALIDATION = ("Strict", "Warn", "Ignore")
 
 
@@ -19,6 +25,14 @@ class WriteOptions:
     field_validation: str = "Warn"
     force: bool = False
     warnings: list[str] = field(default_factory=list)
+
+    @classmethod
+    def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:
+        """The options of a write; with no fieldManager, upstream names the manager after the User-Agent."""
+        options = cls.from_query(query)
+        if options.field_manager is None and user_agent:
+            options.field_manager = manager_from_user_agent(user_agent)
+        return options
 
     @classmethod
     def from_query(cls, query: Mapping[str, str], dry_run_values: list[str] | None = None) -> WriteOptions:

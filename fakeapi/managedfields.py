@@ -1,0 +1,275 @@
+"""metadata.managedFields: which manager set which field, kept as upstream's field manager keeps it.
+
+Update operations (create, PUT, and non-apply PATCH) give their manager the fields they added or
+changed and take those from every other manager (structured-merge-diff's `Updater.Update`); the Apply
+operation is `fakeapi.apply`. Field sets are `fakeapi.fieldpath` tries; entries are read and written
+in upstream's wire form and order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, NamedTuple, Protocol
+
+import orjson
+from marshmallow import Schema
+
+from fakeapi.clock import Clock
+from fakeapi.fieldpath import (
+    Trie,
+    decode_fields,
+    difference,
+    encode_fields,
+    go_json,
+    union,
+    wire_difference,
+    wire_union,
+    without_subtrees,
+)
+from fakeapi.fieldsets import STRIPPED, compare, created_fields, reset_fields, zero_object
+from fakeapi.options import WriteOptions
+from fakeapi.schemas.patchtree import patch_tree
+from fakeapi.types import JSON
+
+APPLY = "Apply"
+UPDATE = "Update"
+FIELDS_V1 = "FieldsV1"
+
+
+class ManagerId(NamedTuple):
+    """Upstream's manager identifier: an Apply entry is one per manager whatever its apiVersion."""
+
+    manager: str
+    operation: str
+    api_version: str
+    subresource: str
+
+
+@dataclass(frozen=True, slots=True)
+class Owned:
+    fields: Trie
+    time: str | None
+
+
+Managers = dict[ManagerId, Owned]
+
+
+class ApplyConflict(NamedTuple):
+    manager: ManagerId
+    path: str
+
+
+def decode_managers(entries: Any) -> Managers | None:
+    """The managedFields of an object by manager; None when they cannot be read (upstream then
+    falls back to the live object's, or to none)."""
+    managers: Managers = {}
+    if not isinstance(entries, list):
+        return managers if entries is None else None
+    try:
+        for entry in entries:
+            operation = entry.get("operation")
+            if operation not in (APPLY, UPDATE) or not entry.get("apiVersion"):
+                return None
+            if entry.get("fieldsType") != FIELDS_V1:
+                return None
+            ident = ManagerId(str(entry.get("manager") or ""), operation,
+                              "" if operation == APPLY else str(entry["apiVersion"]),
+                              str(entry.get("subresource") or ""))
+            managers[ident] = Owned(decode_fields(entry.get("fieldsV1") or {}), entry.get("time"))
+    except (AttributeError, ValueError, orjson.JSONDecodeError):
+        return None
+    return managers
+
+
+def encode_managers(managers: Managers, api_version: str = "v1") -> list[JSON]:
+    entries: list[tuple[tuple[Any, ...], JSON]] = []
+    for ident, owned in managers.items():
+        entry: JSON = {}
+        if ident.manager:
+            entry["manager"] = ident.manager
+        entry["operation"] = ident.operation
+        entry["apiVersion"] = ident.api_version or api_version
+        if owned.time:
+            entry["time"] = owned.time
+        entry["fieldsType"] = FIELDS_V1
+        entry["fieldsV1"] = encode_fields(owned.fields)
+        if ident.subresource:
+            entry["subresource"] = ident.subresource
+        order = (ident.operation, owned.time or "", ident.manager, entry["apiVersion"], ident.subresource)
+        entries.append((order, entry))
+    entries.sort(key=lambda pair: pair[0])
+    return [entry for _order, entry in entries]
+
+
+# ---- conflicts
+
+
+def describe_manager(ident: ManagerId) -> str:
+    """How upstream names a manager in conflict messages."""
+    text = go_json(ident.manager)
+    if ident.subresource:
+        text += f" with subresource {go_json(ident.subresource)}"
+    if ident.operation == UPDATE:
+        text += f" using {ident.api_version}"
+    return text
+
+
+def conflict_message(conflicts: list[ApplyConflict]) -> str:
+    if len(conflicts) == 1:
+        only = conflicts[0]
+        return f"Apply failed with 1 conflict: conflict with {describe_manager(only.manager)}: {only.path}"
+    lines: list[str] = []
+    by_manager: dict[str, list[str]] = {}
+    for conflict in conflicts:
+        by_manager.setdefault(describe_manager(conflict.manager), []).append(conflict.path)
+    for manager in sorted(by_manager):
+        lines.append(f"conflicts with {manager}:")
+        lines.extend(f"- {path}" for path in by_manager[manager])
+    return f"Apply failed with {len(conflicts)} conflicts: " + "\n".join(lines)
+
+
+def conflict_causes(conflicts: list[ApplyConflict]) -> list[JSON]:
+    return [{"reason": "FieldManagerConflict", "message": f"conflict with {describe_manager(c.manager)}",
+             "field": c.path} for c in conflicts]
+
+
+# ---- the Update operation
+
+
+def without_managed_fields(obj: JSON) -> JSON:
+    meta = obj.get("metadata")
+    if not isinstance(meta, dict) or "managedFields" not in meta:
+        return obj
+    return {**obj, "metadata": {k: v for k, v in meta.items() if k != "managedFields"}}
+
+
+class FieldTracker(Protocol):
+    """What the registry calls on every create and update, after the strategy ran (old is None on create)."""
+
+    def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None: ...
+
+
+class FieldManager:
+    """Keeps metadata.managedFields on every write of one endpoint (a resource or a subresource)."""
+
+    def __init__(self, schema: Schema, clock: Clock, subresource: str = "") -> None:
+        self.tree = patch_tree(schema)
+        self.clock = clock
+        self.subresource = subresource
+        self.ignored = reset_fields(subresource)
+
+    def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None:
+        """Record an Update by `options.field_manager` in `new` (old is None on create). Mutates `new`."""
+        meta: JSON = new["metadata"]
+        ident = ManagerId(options.field_manager or "", UPDATE, "v1", self.subresource)
+        sent = meta.get("managedFields")
+        if old is None and sent is None:
+            # the common create: everything set is new, so the wire form is built in one walk
+            created = created_fields(new, self.tree, zero_object(str(new.get("kind"))), self.ignored)
+            _set_entries(meta, [_entry(ident, created, _timestamp(self.clock))] if created else None)
+            return
+        stored = old["metadata"].get("managedFields") if old is not None else None
+        # upstream's decodeLiveOrNew: a client may send managedFields on the main resource, never on a
+        # subresource; sent ones that cannot be read fall back to the stored ones
+        explicit = not self.subresource and sent is not None and sent != stored
+        changes = compare(
+            without_managed_fields(old) if old is not None else zero_object(str(new.get("kind"))),
+            without_managed_fields(new), self.tree)
+        changed = difference(union(changes.modified, changes.added), STRIPPED)
+        if old is None:
+            # on update the strategy has already put back what this endpoint may not change
+            changed = without_subtrees(changed, self.ignored)
+        removed = changes.removed
+        if not changed and not removed and not explicit:
+            _set_entries(meta, stored)  # a no-op write leaves managedFields exactly as they were
+            return
+        if not explicit and isinstance(stored, list) and _readable(stored):
+            _set_entries(meta, self._updated_entries(stored, ident, changed, removed))
+            return
+        if explicit and sent in ([], [{}]):
+            managers: Managers = {}  # an explicit reset
+        elif explicit:
+            managers = decode_managers(sent) or decode_managers(stored) or {}
+        else:
+            managers = decode_managers(stored) or {}
+        for other, owned in list(managers.items()):
+            kept = difference(difference(owned.fields, changed), removed)
+            if not kept:
+                del managers[other]
+            elif kept is not owned.fields:
+                managers[other] = Owned(kept, owned.time)
+        if changed:
+            previous = managers.get(ident)
+            managers[ident] = Owned(union(previous.fields, changed) if previous else changed,
+                                    _timestamp(self.clock))
+        _set_entries(meta, encode_managers(managers))
+
+    def _updated_entries(self, stored: list[JSON], ident: ManagerId, changed: Trie,
+                         removed: Trie) -> list[JSON]:
+        """The stored entries after an Update, worked on in wire form: only the nodes the change
+        reaches are copied (the hot path of status writes)."""
+        entries: list[JSON] = []
+        previous: JSON = {}
+        previous_entry: JSON | None = None
+        for entry in stored:
+            wire = entry["fieldsV1"]
+            kept = wire_difference(wire_difference(wire, changed), removed)
+            if _ident(entry) == ident:
+                previous, previous_entry = kept, entry
+            elif kept is wire:
+                entries.append(entry)
+            elif kept:
+                entries.append({**entry, "fieldsV1": kept})
+        if changed:
+            entries.append(_entry(ident, wire_union(previous, changed), _timestamp(self.clock)))
+        elif previous and previous_entry is not None:
+            entries.append(previous_entry if previous is previous_entry["fieldsV1"]
+                           else {**previous_entry, "fieldsV1": previous})
+        entries.sort(key=_entry_order)
+        return entries
+
+
+def _timestamp(clock: Clock) -> str:
+    """The clock's time as metav1.Time writes it (strftime costs ~15 us on every write)."""
+    now = clock.now()
+    return f"{now.year:04d}-{now.month:02d}-{now.day:02d}T{now.hour:02d}:{now.minute:02d}:{now.second:02d}Z"
+
+
+def _entry(ident: ManagerId, wire: JSON, time: str) -> JSON:
+    """A managedFields entry of an Update, with its FieldsV1 already in wire form."""
+    entry: JSON = {}
+    if ident.manager:
+        entry["manager"] = ident.manager
+    entry["operation"] = ident.operation
+    entry["apiVersion"] = ident.api_version or "v1"
+    entry["time"] = time
+    entry["fieldsType"] = FIELDS_V1
+    entry["fieldsV1"] = wire
+    if ident.subresource:
+        entry["subresource"] = ident.subresource
+    return entry
+
+
+def _ident(entry: JSON) -> ManagerId:
+    operation = entry.get("operation", "")
+    api_version = "" if operation == APPLY else entry.get("apiVersion", "")
+    return ManagerId(entry.get("manager") or "", operation, api_version, entry.get("subresource") or "")
+
+
+def _entry_order(entry: JSON) -> tuple[str, ...]:
+    return (entry.get("operation", ""), entry.get("time") or "", entry.get("manager") or "",
+            entry.get("apiVersion", ""), entry.get("subresource") or "")
+
+
+def _readable(entries: list[Any]) -> bool:
+    """Stored entries this module wrote or validated: dicts each with a FieldsV1 object."""
+    return all(isinstance(e, dict) and e.get("fieldsType") == FIELDS_V1
+               and isinstance(e.get("fieldsV1"), dict) and e.get("operation") in (APPLY, UPDATE)
+               and e.get("apiVersion") for e in entries)
+
+
+def _set_entries(meta: JSON, entries: Any) -> None:
+    if entries:
+        meta["managedFields"] = entries
+    else:
+        meta.pop("managedFields", None)
