@@ -270,11 +270,25 @@ def validate_object_meta_update(
     return errs
 
 
+def same_metadata(new_meta: JSON, old_meta: JSON) -> bool:
+    """Nothing but the server-kept resourceVersion and managedFields differs: metadata that was valid
+    when stored still is, so update writes (most are status writes) can skip re-checking it."""
+    for key in new_meta.keys() | old_meta.keys():
+        if key not in _SERVER_KEPT and new_meta.get(key) != old_meta.get(key):
+            return False
+    return True
+
+
+_SERVER_KEPT = frozenset(("resourceVersion", "managedFields"))
+
+
 def validate_common_update(new: JSON, old: JSON, namespaced: bool = True) -> list[FieldError]:
     """What `rest.BeforeUpdate` runs for every resource before the strategy's ValidateUpdate:
     generic ObjectMeta validation (path-segment names) plus the generic ObjectMeta update rules.
     Takes whole objects. Its errors may repeat the strategy's; upstream reports both."""
     new_meta, old_meta = as_dict(new.get("metadata")), as_dict(old.get("metadata"))
+    if same_metadata(new_meta, old_meta):
+        return []
     errs = validate_object_meta(
         new_meta, namespaced, "metadata", names.path_segment_name, kube_finalizers=False
     )

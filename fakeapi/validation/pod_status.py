@@ -9,7 +9,7 @@ from fakeapi.field import FieldError
 from fakeapi.types import JSON
 from fakeapi.validation import names
 from fakeapi.validation.annotations import validate_pod_specific_annotation_updates
-from fakeapi.validation.meta import FIELD_IMMUTABLE, validate_object_meta_update
+from fakeapi.validation.meta import FIELD_IMMUTABLE, same_metadata, validate_object_meta_update
 from fakeapi.validation.values import GoText, as_dict, as_int, as_list, as_str, go_quote
 
 _SYSTEM_CONDITIONS = frozenset({"PodScheduled", "Ready", "Initialized"})
@@ -210,8 +210,10 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     new_meta, old_meta = as_dict(new.get("metadata")), as_dict(old.get("metadata"))
     new_spec, old_spec = as_dict(new.get("spec")), as_dict(old.get("spec"))
     new_status, old_status = as_dict(new.get("status")), as_dict(old.get("status"))
-    errs = validate_object_meta_update(new_meta, old_meta)
-    errs += validate_pod_specific_annotation_updates(new, old, "metadata.annotations")
+    errs: list[FieldError] = []
+    if not same_metadata(new_meta, old_meta):
+        errs += validate_object_meta_update(new_meta, old_meta)
+        errs += validate_pod_specific_annotation_updates(new, old, "metadata.annotations")
     errs += _conditions(as_list(new_status.get("conditions")), "metadata.conditions")
     if as_str(new_spec.get("nodeName")) != as_str(old_spec.get("nodeName")):
         errs.append(fe.forbidden("status.nodeName", "may not be changed directly"))
