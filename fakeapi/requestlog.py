@@ -12,7 +12,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 from aiohttp.typedefs import Handler, Middleware
-from multidict import CIMultiDict, CIMultiDictProxy
+from multidict import CIMultiDictProxy
 
 from fakeapi.clock import Clock
 from fakeapi.requestinfo import RequestInfo, request_info
@@ -28,7 +28,7 @@ class RecordedRequest:
 
     method: str
     path: str
-    query: dict[str, str]
+    query: Mapping[str, str]
     headers: CIMultiDictProxy[str]
     time: datetime
     body: bytes = b""
@@ -75,7 +75,7 @@ class RecordedRequest:
             "time": self.time.isoformat().replace("+00:00", "Z"),
             "method": self.method,
             "path": self.path,
-            "query": self.query,
+            "query": dict(self.query),
             "headers": {str(key): value for key, value in self.headers.items()},
             "status": self.status,
             "verb": info.verb,
@@ -109,9 +109,10 @@ class RequestLog:
         self.limit = limit
         self._entries: deque[RecordedRequest] = deque(maxlen=max(limit, 1))
 
-    def record(self, method: str, path: str, query: Mapping[str, str], headers: Mapping[str, str],
+    def record(self, method: str, path: str, query: Mapping[str, str], headers: CIMultiDictProxy[str],
                time: datetime) -> RecordedRequest:
-        entry = RecordedRequest(method, path, dict(query), CIMultiDictProxy(CIMultiDict(headers)), time)
+        # aiohttp's query and headers are immutable views: kept as they are, not copied
+        entry = RecordedRequest(method, path, query, headers, time)
         self._entries.append(entry)
         return entry
 

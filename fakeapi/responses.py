@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from aiohttp import web
-
 import orjson
+from aiohttp import web
 
 from fakeapi.types import JSON
 

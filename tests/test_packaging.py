@@ -38,7 +38,8 @@ def test_serve_prints_url_writes_kubeconfig_and_stops_on_sigterm(tmp_path: Path)
         config = yaml.safe_load(kubeconfig.read_text())
         assert config["clusters"][0]["cluster"]["server"] == url
         assert config["current-context"] == config["contexts"][0]["name"]
-        from kubernetes import client, config as kube_config
+        from kubernetes import client
+        from kubernetes import config as kube_config
 
         api_client = kube_config.new_client_from_config(str(kubeconfig))
         namespaces = client.CoreV1Api(api_client).list_namespace()
