@@ -4,7 +4,7 @@ list options: selectors, resourceVersion/resourceVersionMatch, limit/continue an
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Final
 
@@ -30,7 +30,7 @@ from fakeapi.responses import json_response
 from fakeapi.selectors import FieldSelector, parse_field_selector, parse_label_selector
 from fakeapi.store import Store
 from fakeapi.tables import table_group_version, to_table
-from fakeapi.types import JSON
+from fakeapi.types import JSON, ObjectKey
 from fakeapi.watch import (
     TableRenderer,
     WatchHub,
@@ -222,7 +222,6 @@ async def list_page(hub: WatchHub, registry: Registry, namespace: str | None, op
             raise BadRequest(f"invalid resource version: {error.message}") from None
         raise
     matches = _bytes_filter(options.matches())
-    across = namespace is None
     if options.continue_token:
         token = decode_continue(options.continue_token)
         if text not in ("", "0"):
@@ -231,10 +230,10 @@ async def list_page(hub: WatchHub, registry: Registry, namespace: str | None, op
         if at > store.resource_version:
             raise too_large_resource_version(at, store.resource_version, retry_after=0)
         try:
-            entries = _entries_at(store, registry.info.resource, namespace, at, across)
+            entries, data_of = _entries_at(store, registry.info.resource, namespace, at)
         except Expired:
             raise ContinueExpired(token.start) from None
-        return cut_page(entries, at, limit, token.start, matches)
+        return cut_page(entries, data_of, at, limit, token.start, matches)
     if text == "0":
         limit = 0  # the watch cache serves resourceVersion=0 whole, whatever the limit (1.32)
     at = store.resource_version
@@ -251,22 +250,21 @@ async def list_page(hub: WatchHub, registry: Registry, namespace: str | None, op
     if at == store.resource_version and limit <= 0 and matches is None:
         return Page(store.list_bytes(registry.info.resource, namespace), at, "", None)  # the fast path
     try:
-        entries = _entries_at(store, registry.info.resource, namespace, at, across)
+        entries, data_of = _entries_at(store, registry.info.resource, namespace, at)
     except Expired:
         raise Expired(LIST_TOO_OLD) from None
-    return cut_page(entries, at, limit, "", matches)
+    return cut_page(entries, data_of, at, limit, "", matches)
 
 
-def _entries_at(store: Store, resource: str, namespace: str | None, resource_version: int,
-                across: bool) -> list[tuple[str, bytes]]:
-    """(relative key, bytes) of every object at `resource_version`, in key order."""
+def _entries_at(store: Store, resource: str, namespace: str | None, resource_version: int
+                ) -> tuple[Sequence[tuple[str, ObjectKey]], Callable[[ObjectKey], bytes]]:
+    """(relative key, key) of every object at `resource_version` in key order, and how to read one."""
     if resource_version >= store.resource_version:
-        return [(relative_key(key.namespace, key.name, across), data)
-                for key, data in store.items(resource, namespace)]
+        return store.keys_in_order(resource, namespace), store.get_bytes
     snapshot = store.objects_at(resource, namespace, resource_version)
-    entries = [(relative_key(key.namespace, key.name, across), data) for key, data in snapshot.items()]
-    entries.sort(key=lambda entry: entry[0])
-    return entries
+    entries = sorted(((relative_key(key.namespace, key.name, namespace is None), key) for key in snapshot),
+                     key=lambda entry: entry[0])
+    return entries, snapshot.__getitem__
 
 
 def _bytes_filter(matches: Callable[[JSON], bool] | None) -> Callable[[bytes], bool] | None:

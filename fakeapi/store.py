@@ -75,6 +75,8 @@ class Store:
         self._now = now
         self._compacted_rv = 0  # changes up to here are no longer replayable
         self._listeners: list[Listener] = []
+        # (resource, namespace or None) -> keys in storage order; dropped when an object comes or goes
+        self._key_order: dict[tuple[str, str | None], list[tuple[str, ObjectKey]]] = {}
 
     def set_history_age(self, seconds: float | None, now: Callable[[], float] | None = None) -> None:
         """Also forget changes older than `seconds` (None: keep as many as the history holds)."""
@@ -119,6 +121,18 @@ class Store:
             for name in sorted(objects):
                 yield ObjectKey(resource, ns, name), objects[name][1]
 
+    def keys_in_order(self, resource: str, namespace: str | None) -> list[tuple[str, ObjectKey]]:
+        """(relative key, key) of every object, in storage-key order; the relative key is `ns/name`
+        across namespaces (`name` for cluster-scoped objects) and `name` inside one. Cached: do not
+        modify the list."""
+        cached = self._key_order.get((resource, namespace))
+        if cached is None:
+            across = namespace is None
+            cached = [(f"{key.namespace}/{key.name}" if across and key.namespace else key.name, key)
+                      for key, _data in self.items(resource, namespace)]
+            self._key_order[(resource, namespace)] = cached
+        return cached
+
     def objects_at(self, resource: str, namespace: str | None,
                    resource_version: int) -> dict[ObjectKey, bytes]:
         """The objects as they were at `resource_version` (unordered), rebuilt from today's objects by
@@ -152,6 +166,7 @@ class Store:
             raise AlreadyExists.for_object(key.resource, key.name)
         data = self._stamp(obj)
         objects[key.name] = (str(self._rv), data)
+        self._forget_order(key)
         self._emit(Event("ADDED", key, self._rv, data, None))
         return data
 
@@ -179,12 +194,14 @@ class Store:
         obj: JSON = orjson.loads(entry[1])
         data = self._stamp(obj)
         del objects[key.name]
+        self._forget_order(key)
         self._emit(Event("DELETED", key, self._rv, data, entry[1]))
         return data
 
     def clear(self) -> None:
         """Forget every object and all history (the resourceVersion keeps counting up)."""
         self._objects.clear()
+        self._key_order.clear()
         self._history.clear()
         self._recorded.clear()
         self._compacted_rv = self._rv
@@ -196,6 +213,7 @@ class Store:
         """Put back the objects of a snapshot. The resourceVersion counts on (never back), and the change
         history is dropped, so a watcher resuming from any earlier version gets 410 Expired and relists."""
         self._objects = _copy_objects(snapshot.objects)
+        self._key_order.clear()
         self._rv += 1
         self._history.clear()
         self._recorded.clear()
@@ -243,6 +261,11 @@ class Store:
             self._forget_old()
         for listener in self._listeners:
             listener(event)
+
+    def _forget_order(self, key: ObjectKey) -> None:
+        if self._key_order:
+            self._key_order.pop((key.resource, key.namespace), None)
+            self._key_order.pop((key.resource, None), None)
 
     def _forget_old(self) -> None:
         if self._history_age is None or not self._recorded:
