@@ -202,7 +202,7 @@ async def test_log_text_is_set_appended_and_served(async_fakeapi: FakeAPIServer,
 
 
 def test_the_openapi_document_describes_every_control_route() -> None:
-    document = yaml.safe_load((Path(__file__).resolve().parents[2] / "openapi" / "fakeapi-control.yaml")
+    document = yaml.safe_load((Path(__file__).resolve().parents[2] / "fakeapi" / "openapi" / "fakeapi-control.yaml")
                               .read_text())
     documented = {(path, method.upper()) for path, item in document["paths"].items()
                   for method in item if method != "parameters"}
