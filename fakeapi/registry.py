@@ -36,6 +36,7 @@ from fakeapi.validation.meta import validate_common_update
 
 GENERATE_NAME_ATTEMPTS = 8
 MAX_GENERATE_NAME_PREFIX = 58  # 63 - 5 random characters
+_REUSABLE = ("spec", "status")  # top-level parts an update often resends unchanged
 _SYSTEM_FIELDS = ("creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink")
 
 
@@ -103,8 +104,15 @@ class Registry:
 
     # ---- decoding
 
-    def decode(self, body: Any, options: WriteOptions) -> JSON:
-        """Shape-check a request body; unknown fields per fieldValidation (never stored)."""
+    def decode(self, body: Any, options: WriteOptions, stored: JSON | None = None) -> JSON:
+        """Shape-check a request body; unknown fields per fieldValidation (never stored).
+
+        Parts of the body equal to the `stored` object (already decoded when it was written, so
+        decoding them again finds nothing) are taken from it instead: most updates resend an
+        unchanged spec and managedFields.
+        """
+        if stored is not None and isinstance(body, dict):
+            return self._decode_changes(body, options, stored)
         kind = self.info.kind
         if not isinstance(body, dict):
             raise BadRequest(f'{kind} in version "v1" cannot be handled as a {kind}: '
@@ -127,6 +135,24 @@ class Registry:
         obj["apiVersion"] = "v1"
         obj["kind"] = kind
         obj.setdefault("metadata", {})
+        return obj
+
+    def _decode_changes(self, body: JSON, options: WriteOptions, stored: JSON) -> JSON:
+        unchanged = {key: stored[key] for key in _REUSABLE if key in body and body[key] == stored.get(key)}
+        sent_meta = body.get("metadata")
+        stored_fields = stored.get("metadata", {}).get("managedFields")
+        reuse_fields = (isinstance(sent_meta, dict) and stored_fields is not None
+                        and sent_meta.get("managedFields") == stored_fields)
+        if not unchanged and not reuse_fields:
+            return self.decode(body, options)
+        rest = {key: value for key, value in body.items() if key not in unchanged}
+        if reuse_fields:
+            rest["metadata"] = {k: v for k, v in sent_meta.items() if k != "managedFields"}
+        obj = self.decode(rest, options)
+        if reuse_fields:
+            obj["metadata"]["managedFields"] = stored_fields
+        for key in body:  # keep the body's key order
+            obj[key] = unchanged[key] if key in unchanged else obj.pop(key)
         return obj
 
     # ---- reads
@@ -214,7 +240,8 @@ class Registry:
     # ---- update, patch
 
     def update(self, namespace: str, name: str, body: Any, options: WriteOptions) -> JSON:
-        new = self.decode(body, options)
+        key = self.key(namespace, name)
+        new = self.decode(body, options, self.store.get(key) if self.store.exists(key) else None)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
@@ -228,7 +255,7 @@ class Registry:
         """A patch computes the new object from the stored one, then runs the update pipeline."""
         current = self.get(namespace, name)
         patched = patcher(current, patch)
-        new = self.decode(patched, options)
+        new = self.decode(patched, options, current)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "

@@ -3,9 +3,11 @@
 Design (see ../shared/spec/performance.md): the store calls `WatchHub.on_event` synchronously inside
 every write, so that call does O(watchers) cheap work: each event is framed once and the same bytes are
 queued for every unfiltered watcher; only watchers with selectors parse the object (once per event,
-shared between them). Each watcher has a bounded deque and an `asyncio.Event`; its handler writes all
-that is pending with one `b"".join` per wake-up. A watcher that falls too far behind is cut off with a
-410 ERROR event (its client re-lists) instead of growing without bound or slowing anybody down.
+shared between them). Each watcher has a bounded deque. While its socket keeps up, the hub writes every
+watcher's pending events as one HTTP chunk per flush (at most one flush per FLUSH_INTERVAL under load);
+otherwise the watcher's handler task writes them and waits for the socket (an `asyncio.Event` wakes
+it). A watcher that falls too far behind is cut off with a 410 ERROR event (its client re-lists)
+instead of growing without bound or slowing anybody down.
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 import orjson
-from aiohttp import web
+from aiohttp import HttpVersion11, web
 
 from fakeapi.clock import Clock
 from fakeapi.errors import Expired, StatusError, Timeout, with_retry_after
@@ -150,11 +152,11 @@ def _wake(watcher: Watcher) -> None:
 class Watcher:
     """One open watch: its scope and filter, a bounded queue of framed events, and a wake-up event.
 
-    Two ways out to the socket. While the socket keeps up, the hub writes queued events itself, once
-    per loop iteration for all watchers (`flush`), framed as HTTP chunks straight into the transport:
-    no task switch per watcher and event. Before that (initial events), for a reader that lags, and
-    for fault-injected streams, the watcher's own handler task writes through aiohttp and waits for
-    the socket to drain (`stream`).
+    Two ways out to the socket. While the socket keeps up, the hub writes queued events itself, for all
+    watchers at once (`flush`), framed as one HTTP chunk each straight into the transport: no task
+    switch per watcher and event, and a burst of changes leaves in one write. Before that (initial
+    events), for a reader that lags, and for fault-injected streams, the watcher's own handler task
+    writes through aiohttp and waits for the socket to drain (`stream`).
     """
 
     __slots__ = ("spec", "table", "request", "queue", "wake", "limit", "closed", "start_rv", "queued_rv",
@@ -607,12 +609,15 @@ async def serve_watch(request: web.Request, hub: WatchHub, spec: WatchSpec,
         watcher = hub.open(spec, table, request)
     response = web.StreamResponse(status=200)
     response.content_type = "application/json"
-    response.enable_chunked_encoding()
+    chunked = request.version >= HttpVersion11  # an HTTP/1.0 client gets a close-delimited stream
+    if chunked:
+        response.enable_chunked_encoding()
     try:
         await response.prepare(request)
         cut = request.get(WATCH_CUT_KEY)
         if cut is None:
-            await watcher.stream(response, request.transport)
+            # the hub frames chunks itself, so it only writes directly into chunked streams
+            await watcher.stream(response, request.transport if chunked else None)
         else:
             await watcher.stream_cut(response, cut)
         await response.write_eof()
@@ -620,5 +625,6 @@ async def serve_watch(request: web.Request, hub: WatchHub, spec: WatchSpec,
         pass  # the client went away; nothing more to say
     finally:
         watcher.closed = True
+        watcher.transport = None  # nothing more goes out once the handler is done
         hub.remove(watcher)
     return response

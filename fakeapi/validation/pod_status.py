@@ -206,15 +206,24 @@ def _allocated_status(statuses: list[Any], path: str, containers: list[Any]) -> 
 
 def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     """ValidatePodStatusUpdate, in upstream's order. (rest.BeforeUpdate's generic ObjectMeta checks
-    are `meta.validate_common_update`, which the registry runs first.)"""
+    are `meta.validate_common_update`, which the registry runs first.)
+
+    The spec is the stored one (the status strategy put it back), and every stored status passed
+    these checks when it was written: parts of the status that did not change are not re-checked.
+    """
     new_meta, old_meta = as_dict(new.get("metadata")), as_dict(old.get("metadata"))
     new_spec, old_spec = as_dict(new.get("spec")), as_dict(old.get("spec"))
     new_status, old_status = as_dict(new.get("status")), as_dict(old.get("status"))
+
+    def changed(key: str) -> bool:
+        return new_status.get(key) != old_status.get(key)
+
     errs: list[FieldError] = []
     if not same_metadata(new_meta, old_meta):
         errs += validate_object_meta_update(new_meta, old_meta)
         errs += validate_pod_specific_annotation_updates(new, old, "metadata.annotations")
-    errs += _conditions(as_list(new_status.get("conditions")), "metadata.conditions")
+    if changed("conditions"):
+        errs += _conditions(as_list(new_status.get("conditions")), "metadata.conditions")
     if as_str(new_spec.get("nodeName")) != as_str(old_spec.get("nodeName")):
         errs.append(fe.forbidden("status.nodeName", "may not be changed directly"))
     nominated = as_str(new_status.get("nominatedNodeName"))
@@ -237,27 +246,34 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
         ("initContainerStatuses", restart_policy, sidecars),
         ("ephemeralContainerStatuses", "Never", frozenset[str]()),
     ):
-        errs += _state_transitions(
-            as_list(new_status.get(key)), as_list(old_status.get(key)), f"status.{key}", policy, restartable
+        if changed(key):
+            errs += _state_transitions(
+                as_list(new_status.get(key)), as_list(old_status.get(key)), f"status.{key}", policy, restartable
+            )
+    if changed("resourceClaimStatuses"):
+        errs += _resource_claim_statuses(
+            as_list(new_status.get("resourceClaimStatuses")), new_spec, "status.resourceClaimStatuses"
         )
-    errs += _resource_claim_statuses(
-        as_list(new_status.get("resourceClaimStatuses")), new_spec, "status.resourceClaimStatuses"
-    )
-    errs += _pod_ips(new_status)
-    errs += _host_ips(new_status)
+    if changed("podIPs") or changed("podIP"):
+        errs += _pod_ips(new_status)
+    if changed("hostIPs") or changed("hostIP"):
+        errs += _host_ips(new_status)
     os_name = as_str(as_dict(new_spec.get("os")).get("name")) or "linux"
     for key in ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"):
-        errs += _status_users(as_list(new_status.get(key)), f"status.{key}", os_name)
-    errs += _allocated_status(
-        as_list(new_status.get("containerStatuses")),
-        "status.containerStatuses",
-        as_list(new_spec.get("containers")),
-    )
-    errs += _allocated_status(
-        as_list(new_status.get("initContainerStatuses")),
-        "status.initContainerStatuses",
-        as_list(new_spec.get("initContainers")),
-    )
+        if changed(key):
+            errs += _status_users(as_list(new_status.get(key)), f"status.{key}", os_name)
+    if changed("containerStatuses"):
+        errs += _allocated_status(
+            as_list(new_status.get("containerStatuses")),
+            "status.containerStatuses",
+            as_list(new_spec.get("containers")),
+        )
+    if changed("initContainerStatuses"):
+        errs += _allocated_status(
+            as_list(new_status.get("initContainerStatuses")),
+            "status.initContainerStatuses",
+            as_list(new_spec.get("initContainers")),
+        )
     for index, raw in enumerate(as_list(new_status.get("ephemeralContainerStatuses"))):
         if as_list(as_dict(raw).get("allocatedResourcesStatus")):
             at = f"status.ephemeralContainerStatuses[{index}].allocatedResourcesStatus"
