@@ -4,7 +4,10 @@ an object, and what a create sets (structured-merge-diff's ToFieldSet and Compar
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from typing import Any, NamedTuple
+
+import orjson
 
 from fakeapi.fieldpath import (
     EMPTY,
@@ -176,10 +179,31 @@ def created_fields(obj: JSON, tree: JSON, zero: JSON, ignored: Trie) -> JSON:
         value = obj[key]
         if key == "metadata" and isinstance(value, dict):
             value = {k: v for k, v in value.items() if k not in _STRIPPED_META}
-        wire = _created(value, tree.get(key), zero.get(key, _ABSENT))
+        wire = _created_cached(key, value, tree.get(key), zero.get(key, _ABSENT))
         if wire is not None:
             out[field_element(key)] = wire
     return out
+
+
+_CREATED_CACHE: OrderedDict[tuple[str, bytes], JSON | None] = OrderedDict()
+_CREATED_CACHE_SIZE = 256
+
+
+def _created_cached(key: str, value: Any, node: JSON | None, zero: Any) -> JSON | None:
+    """`_created` remembered per top-level part: pods made from one template share a spec, and the
+    walk is the costliest step of a create. The tree and zero value are fixed per key and kind."""
+    if key != "spec" or not isinstance(value, dict):
+        return _created(value, node, zero)
+    cache_key = (key, orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
+    if cache_key in _CREATED_CACHE:
+        _CREATED_CACHE.move_to_end(cache_key)
+        cached = _CREATED_CACHE[cache_key]
+    else:
+        cached = _created(value, node, zero)
+        _CREATED_CACHE[cache_key] = cached
+        if len(_CREATED_CACHE) > _CREATED_CACHE_SIZE:
+            _CREATED_CACHE.popitem(last=False)
+    return None if cached is None else orjson.loads(orjson.dumps(cached))  # callers own their copy
 
 
 def _created(value: Any, node: JSON | None, zero: Any) -> JSON | None:

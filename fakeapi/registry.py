@@ -146,7 +146,7 @@ class Registry:
         if not unchanged and not reuse_fields:
             return self.decode(body, options)
         rest = {key: value for key, value in body.items() if key not in unchanged}
-        if reuse_fields:
+        if reuse_fields and isinstance(sent_meta, dict):
             rest["metadata"] = {k: v for k, v in sent_meta.items() if k != "managedFields"}
         obj = self.decode(rest, options)
         if reuse_fields:
