@@ -90,8 +90,8 @@ class DeleteOptions:
         if "gracePeriodSeconds" in query:
             grace = _int_query(query, "gracePeriodSeconds")
         if grace is not None and (isinstance(grace, bool) or not isinstance(grace, int)):
-            raise BadRequest("DeleteOptions in version \"v1\" cannot be handled as a DeleteOptions: "
-                             "json: cannot unmarshal into Go struct field DeleteOptions.gracePeriodSeconds of type int64")
+            raise BadRequest('DeleteOptions in version "v1" cannot be handled as a DeleteOptions: json: '
+                             "cannot unmarshal into Go struct field DeleteOptions.gracePeriodSeconds of type int64")
         preconditions = body.get("preconditions") or {}
         if not isinstance(preconditions, dict):
             raise BadRequest("DeleteOptions in version \"v1\" cannot be handled as a DeleteOptions: "
