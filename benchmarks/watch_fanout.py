@@ -4,29 +4,30 @@
 
 Starts `python -m fakeapi serve` on 127.0.0.1 (a free port), creates pods, measures status updates/s
 with no watcher, then opens the watchers (`?watch=true&resourceVersion=<list RV>`) and sends the
-updates again, each carrying its send time (CLOCK_MONOTONIC) in `status.message`. Prints events
-delivered per second, delivery latency p50/p99, and the writers' rate with the watchers open (a watch
-must not slow writers down). Every loop is bounded by a count and a deadline; the server is stopped by
-its PID.
+updates again, each carrying its send time (CLOCK_MONOTONIC) in `status.message`. The watchers are
+read by a separate, lean process (this script in `--reader` mode), so the readers do not compete
+with the writers for one interpreter. Prints events delivered per second, delivery latency p50/p99,
+and the writers' rate with the watchers open (a watch must not slow writers down much). Every loop
+is bounded by a count and a deadline; the server is stopped by its PID.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import selectors
 import signal
 import socket
 import subprocess
 import sys
 import time
 
-import aiohttp
-import orjson
-
 HOST = "127.0.0.1"
 PATH = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}
+MESSAGE = b'"message":"'
 
 
 def free_port() -> int:
@@ -35,136 +36,169 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def pod(name: str) -> dict[str, object]:
-    return {"apiVersion": "v1", "kind": "Pod",
-            "metadata": {"name": name, "labels": {"app": "web", "tier": "frontend"}},
-            "spec": {"containers": [{"name": "web", "image": "registry.example.com/team/web:1.27.3",
-                                     "resources": {"limits": {"cpu": "500m", "memory": "256Mi"}}}],
-                     "nodeName": "worker-3"}}
+# ---- the reader process: raw sockets, chunked decoding, one timestamp per event
 
 
-async def wait_ready(url: str, deadline: float) -> None:
-    async with aiohttp.ClientSession() as session:
-        while time.monotonic() < deadline:
-            try:
-                async with session.get(url + "/healthz") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.01)
-    raise SystemExit("server did not become ready")
-
-
-class WatchReader:
-    """A raw HTTP/1.1 watch stream (chunked): counts events and records each delivery's latency."""
+class ChunkedLines:
+    """Incremental Transfer-Encoding: chunked decoder that yields complete lines (events)."""
 
     def __init__(self) -> None:
-        self.events = 0
-        self.latencies_ns: list[int] = []
-        self._buffer = bytearray()
+        self.raw = bytearray()
+        self.body = bytearray()
+        self.left = -1  # bytes of chunk data still to come; -1: a size line is next
+        self.head_done = False
 
-    async def run(self, port: int, path: str, ready: asyncio.Event, deadline: float) -> None:
-        reader, writer = await asyncio.open_connection(HOST, port)
-        writer.write(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
-        head = await reader.readuntil(b"\r\n\r\n")
-        if not head.startswith(b"HTTP/1.1 200"):
-            raise SystemExit(f"watch failed: {head[:80]!r}")
-        ready.set()
-        try:
-            while time.monotonic() < deadline:
-                size_line = await asyncio.wait_for(reader.readline(), max(0.1, deadline - time.monotonic()))
-                size = int(size_line.strip() or b"0", 16)
-                if size == 0:
-                    return
-                self._feed(await reader.readexactly(size + 2))
-        except (TimeoutError, asyncio.IncompleteReadError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    def _feed(self, chunk: bytes) -> None:
-        now = time.monotonic_ns()
-        self._buffer += chunk[:-2]
-        *lines, rest = self._buffer.split(b"\n")
-        self._buffer = bytearray(rest)
-        for line in lines:
-            self.events += 1
-            start = line.find(b'"message":"')
-            if start >= 0:
-                end = line.index(b'"', start + 11)
-                self.latencies_ns.append(now - int(line[start + 11:end]))
-
-
-async def updates(session: aiohttp.ClientSession, url: str, count: int, writers: int, pods: int) -> float:
-    """Send `count` status updates from `writers` connections; returns updates/s."""
-    indexes = iter(range(count))
-
-    async def writer() -> None:
-        for index in indexes:
-            body = orjson.dumps({"status": {"message": str(time.monotonic_ns())}})
-            async with session.patch(f"{url}/pod-{index % pods}/status", data=body, headers=MERGE) as response:
-                if response.status != 200:
-                    raise SystemExit(f"update failed: {response.status} {await response.text()}")
-
-    started = time.perf_counter()
-    await asyncio.gather(*(writer() for _ in range(writers)))
-    return count / (time.perf_counter() - started)
+    def feed(self, data: bytes) -> list[bytes]:
+        raw = self.raw
+        raw += data
+        if not self.head_done:
+            end = raw.find(b"\r\n\r\n")
+            if end < 0:
+                return []
+            del raw[:end + 4]
+            self.head_done = True
+        while raw:
+            if self.left < 0:
+                end = raw.find(b"\r\n")
+                if end < 0:
+                    break
+                self.left = int(raw[:end], 16)
+                del raw[:end + 2]
+                continue
+            if self.left == 0:  # the CRLF after a chunk's data
+                if len(raw) < 2:
+                    break
+                del raw[:2]
+                self.left = -1
+                continue
+            take = min(self.left, len(raw))
+            self.body += raw[:take]
+            del raw[:take]
+            self.left -= take
+        *lines, rest = self.body.split(b"\n")
+        self.body = bytearray(rest)
+        return lines
 
 
-def percentile(values: list[int], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * share))] / 1e6 if ordered else float("nan")
+def reader(port: int, path: str, watchers: int, expected: int, seconds: float) -> None:
+    selector = selectors.DefaultSelector()
+    for _ in range(watchers):
+        sock = socket.create_connection((HOST, port))
+        sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {HOST}\r\n\r\n".encode())
+        sock.setblocking(False)
+        selector.register(sock, selectors.EVENT_READ, ChunkedLines())
+    print("ready", flush=True)
+    events = 0
+    latencies: list[int] = []
+    first = last = 0.0
+    deadline = time.monotonic() + seconds
+    while events < expected and time.monotonic() < deadline:
+        for key, _mask in selector.select(0.5):
+            data = key.fileobj.recv(1 << 20)  # type: ignore[union-attr]
+            now = time.monotonic_ns()
+            for line in key.data.feed(data):
+                events += 1
+                start = line.find(MESSAGE)
+                if start >= 0:
+                    end = line.index(b'"', start + len(MESSAGE))
+                    latencies.append(now - int(line[start + len(MESSAGE):end]))
+            last = time.monotonic()
+            first = first or last
+    latencies.sort()
+
+    def percentile(share: float) -> float:
+        return latencies[min(len(latencies) - 1, int(len(latencies) * share))] / 1e6 if latencies else -1.0
+
+    print(json.dumps({"events": events, "first": first, "last": last,
+                      "p50": percentile(0.5), "p99": percentile(0.99)}), flush=True)
+
+
+# ---- the driver: server, pods, writers
 
 
 async def run(args: argparse.Namespace) -> None:
+    import aiohttp
+    import orjson
+
+    async def wait_ready(url: str, deadline: float) -> None:
+        async with aiohttp.ClientSession() as session:
+            while time.monotonic() < deadline:
+                try:
+                    async with session.get(url + "/healthz") as response:
+                        if response.status == 200:
+                            return
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.01)
+        raise SystemExit("server did not become ready")
+
+    async def updates(session: aiohttp.ClientSession, url: str, count: int) -> float:
+        indexes = iter(range(count))
+
+        async def writer() -> None:
+            for index in indexes:
+                body = orjson.dumps({"status": {"message": str(time.monotonic_ns())}})
+                async with session.patch(f"{url}/pod-{index % args.pods}/status", data=body,
+                                         headers=MERGE) as response:
+                    if response.status != 200:
+                        raise SystemExit(f"update failed: {response.status} {await response.text()}")
+
+        started = time.perf_counter()
+        await asyncio.gather(*(writer() for _ in range(args.writers)))
+        return count / (time.perf_counter() - started)
+
     port = args.port or free_port()
     url = f"http://{HOST}:{port}"
     server = None if args.port else subprocess.Popen(
         [sys.executable, "-m", "fakeapi", "serve", "--port", str(port)],
         stdout=subprocess.DEVNULL, start_new_session=True)
+    watch_reader = None
     try:
         await wait_ready(url, time.monotonic() + 30)
-        connector = aiohttp.TCPConnector(limit=args.writers * 2)
-        async with aiohttp.ClientSession(connector=connector) as session:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=args.writers)) as session:
             for index in range(args.pods):
-                async with session.post(url + PATH, json=pod(f"pod-{index}")) as response:
+                body = {"apiVersion": "v1", "kind": "Pod",
+                        "metadata": {"name": f"pod-{index}", "labels": {"app": "web", "tier": "frontend"}},
+                        "spec": {"containers": [{"name": "web", "image": "registry.example.com/web:1.27.3"}],
+                                 "nodeName": "worker-3"}}
+                async with session.post(url + PATH, json=body) as response:
                     assert response.status == 201, await response.text()
-            alone = await updates(session, url + PATH, args.updates // 3, args.writers, args.pods)
+            alone = await updates(session, url + PATH, max(1, args.updates // 3))
             async with session.get(url + PATH) as response:
                 version = (await response.json())["metadata"]["resourceVersion"]
-            deadline = time.monotonic() + args.seconds
-            readers = [WatchReader() for _ in range(args.watchers)]
-            ready = [asyncio.Event() for _ in readers]
-            path = f"{PATH}?watch=true&resourceVersion={version}"
-            tasks = [asyncio.create_task(reader.run(port, path, event, deadline))
-                     for reader, event in zip(readers, ready, strict=True)]
-            await asyncio.wait_for(asyncio.gather(*(event.wait() for event in ready)), 15)
-            started = time.perf_counter()
-            watched = await updates(session, url + PATH, args.updates, args.writers, args.pods)
             expected = args.updates * args.watchers
-            while sum(r.events for r in readers) < expected and time.monotonic() < deadline:
-                await asyncio.sleep(0.01)
-            elapsed = time.perf_counter() - started
-            for task in tasks:
-                task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
-        delivered = sum(r.events for r in readers)
-        latencies = [value for r in readers for value in r.latencies_ns]
+            watch_reader = subprocess.Popen(
+                [sys.executable, __file__, "--reader", str(port), f"{PATH}?watch=true&resourceVersion={version}",
+                 str(args.watchers), str(expected), str(args.seconds)], stdout=subprocess.PIPE, text=True)
+            assert watch_reader.stdout is not None
+            if watch_reader.stdout.readline().strip() != "ready":
+                raise SystemExit("the watch reader did not start")
+            await asyncio.sleep(0.5)  # let every watch register
+            sent = time.monotonic()
+            watched = await updates(session, url + PATH, args.updates)
+        result = json.loads(await asyncio.to_thread(watch_reader.stdout.readline))
+        elapsed = result["last"] - sent
         print(f"watchers {args.watchers}, updates {args.updates}, writers {args.writers}")
-        print(f"events delivered          {delivered:>10} of {expected}")
-        print(f"events/s delivered        {delivered / elapsed:>10.0f}")
-        print(f"delivery latency p50      {percentile(latencies, 0.50):>10.2f} ms")
-        print(f"delivery latency p99      {percentile(latencies, 0.99):>10.2f} ms")
+        print(f"events delivered          {result['events']:>10} of {expected}")
+        print(f"events/s delivered        {result['events'] / elapsed:>10.0f}")
+        print(f"delivery latency p50      {result['p50']:>10.2f} ms")
+        print(f"delivery latency p99      {result['p99']:>10.2f} ms")
         print(f"updates/s, no watcher     {alone:>10.0f}")
         print(f"updates/s, with watchers  {watched:>10.0f}")
     finally:
+        if watch_reader is not None:
+            watch_reader.kill()
+            watch_reader.wait(10)
         if server is not None:
             os.killpg(server.pid, signal.SIGTERM)
             server.wait(10)
 
 
 def main() -> None:
+    if len(sys.argv) == 7 and sys.argv[1] == "--reader":
+        port, path, watchers, expected, seconds = sys.argv[2:]
+        reader(int(port), path, int(watchers), int(expected), float(seconds))
+        return
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--watchers", type=int, default=50)
     parser.add_argument("--updates", type=int, default=3000)
