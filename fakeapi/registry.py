@@ -241,7 +241,9 @@ class Registry:
 
     def update(self, namespace: str, name: str, body: Any, options: WriteOptions) -> JSON:
         key = self.key(namespace, name)
-        new = self.decode(body, options, self.store.get(key) if self.store.exists(key) else None)
+        # one read serves both as the reusable decoding and as the old object (no await in between)
+        stored = self.store.get(key) if self.store.exists(key) else None
+        new = self.decode(body, options, stored)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
@@ -249,7 +251,9 @@ class Registry:
         if self.info.namespaced and meta.get("namespace") and meta["namespace"] != namespace:
             raise BadRequest(f"the namespace of the object ({meta['namespace']}) does not match "
                              f"the namespace on the request ({namespace})")
-        return self._update(namespace, name, new, options)
+        if stored is None:
+            raise NotFound.for_object(key.resource, key.name)
+        return self._update(key, new, stored, options)
 
     def patch(self, namespace: str, name: str, patcher: Patcher, patch: Any, options: WriteOptions) -> JSON:
         """A patch computes the new object from the stored one, then runs the update pipeline."""
@@ -262,11 +266,12 @@ class Registry:
                              f"the name on the URL ({name})")
         if not meta.get("resourceVersion"):
             meta["resourceVersion"] = current["metadata"]["resourceVersion"]
-        return self._update(namespace, name, new, options)
+        return self._update(self.key(namespace, name), new, current, options)
 
-    def _update(self, namespace: str, name: str, new: JSON, options: WriteOptions) -> JSON:
-        key = self.key(namespace, name)
-        old = self.store.get(key)
+    def _update(self, key: ObjectKey, new: JSON, old: JSON, options: WriteOptions) -> JSON:
+        """The update pipeline. `new` may share unchanged parts with `old`: neither is mutated in place
+        where they could be shared (strategies replace parts rather than edit them)."""
+        namespace, name = key.namespace, key.name
         meta: JSON = new["metadata"]
         old_meta: JSON = old["metadata"]
         self._check_uid_precondition(key, meta.get("uid"), old_meta.get("uid"))
