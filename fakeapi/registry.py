@@ -36,7 +36,8 @@ from fakeapi.validation.meta import validate_common_update
 
 GENERATE_NAME_ATTEMPTS = 8
 MAX_GENERATE_NAME_PREFIX = 58  # 63 - 5 random characters
-_REUSABLE = ("spec", "status")  # top-level parts an update often resends unchanged
+_TYPE_META = ("apiVersion", "kind")
+_MISSING = object()
 _SYSTEM_FIELDS = ("creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink")
 
 
@@ -138,21 +139,34 @@ class Registry:
         return obj
 
     def _decode_changes(self, body: JSON, options: WriteOptions, stored: JSON) -> JSON:
-        unchanged = {key: stored[key] for key in _REUSABLE if key in body and body[key] == stored.get(key)}
-        sent_meta = body.get("metadata")
-        stored_fields = stored.get("metadata", {}).get("managedFields")
-        reuse_fields = (isinstance(sent_meta, dict) and stored_fields is not None
-                        and sent_meta.get("managedFields") == stored_fields)
-        if not unchanged and not reuse_fields:
-            return self.decode(body, options)
-        rest = {key: value for key, value in body.items() if key not in unchanged}
-        if reuse_fields and isinstance(sent_meta, dict):
-            rest["metadata"] = {k: v for k, v in sent_meta.items() if k != "managedFields"}
+        """Decode only what differs from `stored`, two levels deep (e.g. status.message, not the
+        unchanged conditions); the rest is taken from `stored`, in the body's key order."""
+        rest: JSON = {}
+        reused: JSON = {}  # top-level key -> stored value, or a dict of reused sub-keys
+        for key, value in body.items():
+            old = stored.get(key, _MISSING)
+            if key in _TYPE_META or old is _MISSING:
+                rest[key] = value
+            elif value == old and key != "metadata":
+                reused[key] = old
+            elif isinstance(value, dict) and isinstance(old, dict):
+                same = {sub: old[sub] for sub, v in value.items() if sub in old and v == old[sub]}
+                rest[key] = {sub: v for sub, v in value.items() if sub not in same}
+                reused[key] = same
+            else:
+                rest[key] = value
         obj = self.decode(rest, options)
-        if reuse_fields:
-            obj["metadata"]["managedFields"] = stored_fields
-        for key in body:  # keep the body's key order
-            obj[key] = unchanged[key] if key in unchanged else obj.pop(key)
+        for key in body:
+            if key in _TYPE_META:
+                obj[key] = obj.pop(key)
+            elif key in reused and key not in rest:
+                obj[key] = reused[key]
+            elif key in reused:
+                decoded = obj.pop(key, None) or {}
+                obj[key] = {sub: reused[key][sub] if sub in reused[key] else decoded[sub]
+                            for sub in body[key] if sub in reused[key] or sub in decoded}
+            elif key in obj:
+                obj[key] = obj.pop(key)
         return obj
 
     # ---- reads
