@@ -139,8 +139,8 @@ def _keep_observed_generation(status: JSON, old_status: JSON) -> None:
     if not status.get("observedGeneration") and old_status.get("observedGeneration"):
         status["observedGeneration"] = old_status["observedGeneration"]
     old_conditions = [c for c in old_status.get("conditions") or [] if isinstance(c, dict)]
-    if not old_conditions:
-        return
+    if not any(c.get("observedGeneration") for c in old_conditions):
+        return  # the common case: nothing to carry forward
     by_type: dict[str, list[JSON]] = {}
     for condition in old_conditions:
         by_type.setdefault(str(condition.get("type")), []).append(condition)

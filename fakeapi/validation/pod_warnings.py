@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
+
+import orjson
 
 from fakeapi.types import JSON
 from fakeapi.validation import names
@@ -142,6 +145,17 @@ def warnings_on_create(pod: JSON) -> list[str]:
             "metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; "
             f"a DNS label is recommended: [{' '.join(label_errors)}]"
         )
+    # the rest depends on the spec and annotations only: pods made from one template share it
+    template = orjson.dumps([spec, meta.get("annotations")], option=orjson.OPT_SORT_KEYS)
+    return warnings + list(_template_warnings(template))
+
+
+@lru_cache(maxsize=512)
+def _template_warnings(template: bytes) -> tuple[str, ...]:
+    spec_value, annotations_value = orjson.loads(template)
+    meta: JSON = {"annotations": annotations_value} if annotations_value is not None else {}
+    spec = as_dict(spec_value)
+    warnings: list[str] = []
     warnings += _scheduling(spec)
     annotations = as_dict(meta.get("annotations"))
     for key, message in _DEPRECATED_ANNOTATIONS:
@@ -178,4 +192,4 @@ def warnings_on_create(pod: JSON) -> list[str]:
     if isinstance(grace, int) and grace < 0:
         detail = "must be >= 0; negative values are invalid and will be treated as 1"
         warnings.append(f"spec.terminationGracePeriodSeconds: {detail}")
-    return warnings + _null_affinity_selectors(spec)
+    return tuple(warnings + _null_affinity_selectors(spec))
