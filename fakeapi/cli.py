@@ -14,7 +14,6 @@ from fakeapi.config import ServerConfig
 from fakeapi.kubeconfig import write_kubeconfig
 from fakeapi.store import DEFAULT_HISTORY
 
-
 GC_THRESHOLD = 20_000  # allocations between young-generation collections (CPython's default: 700)
 
 
