@@ -18,7 +18,8 @@ import orjson
 import yaml
 from aiohttp import web
 
-from fakeapi.errors import StatusError
+from fakeapi.accept import parse_accept
+from fakeapi.errors import NotAcceptable
 from fakeapi.keys import api_key
 from fakeapi.registry import ResourceInfo
 from fakeapi.types import JSON
@@ -32,47 +33,6 @@ YAML_TYPE = "application/yaml"
 SERVED_TYPES = (JSON_TYPE, YAML_TYPE)
 
 
-class MediaRange(NamedTuple):
-    type: str
-    subtype: str
-    params: dict[str, str]
-    q: float
-
-
-def parse_accept(accept: str) -> list[MediaRange]:
-    """goautoneg.ParseAccept as apiserver uses it: ranges by q (highest first), then concrete types before
-    wildcards; otherwise in header order. Ranges with q=0 and unparsable ranges are dropped."""
-    ranges: list[MediaRange] = []
-    for part in accept.split(","):
-        pieces = part.split(";")
-        kind, slash, subtype = pieces[0].strip().lower().partition("/")
-        if not slash:
-            if kind != "*":
-                continue
-            subtype = "*"
-        params: dict[str, str] = {}
-        q = 1.0
-        for piece in pieces[1:]:
-            key, equals, value = piece.partition("=")
-            if not equals:
-                continue
-            key, value = key.strip().lower(), value.strip()
-            if key == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-            else:
-                params[key] = value
-        if q > 0:
-            ranges.append(MediaRange(kind, subtype.strip(), params, q))
-    ranges.sort(key=lambda media: (-media.q, media.type == "*", media.subtype == "*"))
-    return ranges
-
-
-class NotAcceptable(StatusError):
-    code = 406
-    reason = "NotAcceptable"
 
 
 class Negotiated(NamedTuple):

@@ -5,6 +5,7 @@
      ├── Forbidden                    403   Forbidden
      ├── NotFound                     404   NotFound
      ├── MethodNotAllowed             405   MethodNotAllowed
+     ├── NotAcceptable                406   NotAcceptable
      ├── AlreadyExists                409   AlreadyExists
      ├── Conflict                     409   Conflict
      ├── Expired                      410   Expired
@@ -98,6 +99,11 @@ class MethodNotAllowed(StatusError):
     @classmethod
     def verb(cls, verb: str, resource: str) -> MethodNotAllowed:
         return cls(f'{verb} is not supported on resources of kind "{resource}"', {"kind": resource})
+
+
+class NotAcceptable(StatusError):
+    code = 406
+    reason = "NotAcceptable"
 
 
 class AlreadyExists(StatusError):

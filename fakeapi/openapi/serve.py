@@ -23,7 +23,7 @@ from pathlib import Path
 import orjson
 from aiohttp import web
 
-from fakeapi.discovery import parse_accept
+from fakeapi.accept import parse_accept
 from fakeapi.keys import api_key
 from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT, V3_GROUP_VERSION
 

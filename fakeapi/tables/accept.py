@@ -2,48 +2,10 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from fakeapi.accept import parse_accept
 
 TABLE_GROUP = "meta.k8s.io"
 TABLE_VERSIONS = ("v1", "v1beta1")
-
-
-class MediaRange(NamedTuple):
-    type: str
-    subtype: str
-    params: dict[str, str]
-    q: float
-
-
-def parse_accept(accept: str) -> list[MediaRange]:
-    """Media ranges best first: higher q, concrete before wildcard, more parameters first; q=0 dropped."""
-    ranges: list[MediaRange] = []
-    for part in accept.split(","):
-        pieces = part.split(";")
-        kind, slash, subtype = pieces[0].strip().partition("/")
-        if not slash:
-            if kind != "*":
-                continue
-            subtype = "*"
-        params: dict[str, str] = {}
-        q = 1.0
-        for piece in pieces[1:]:
-            key, equals, value = piece.partition("=")
-            if not equals:
-                continue
-            key = key.strip().lower()
-            value = value.strip().strip('"')
-            if key == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-            else:
-                params[key] = value
-        if q > 0:
-            ranges.append(MediaRange(kind.strip().lower(), subtype.strip().lower(), params, q))
-    ranges.sort(key=lambda r: (-r.q, r.type == "*", r.subtype == "*", -len(r.params)))
-    return ranges
 
 
 def table_group_version(accept: str) -> str | None:

@@ -270,7 +270,8 @@ KUBECTL_GET = ("application/json;as=Table;v=v1;g=meta.k8s.io,application/json;as
         ('application/json;as="Table";v="v1";g="meta.k8s.io"', "meta.k8s.io/v1"),
         ("Application/JSON;as=Table;v=v1;g=meta.k8s.io", "meta.k8s.io/v1"),
         ("*/*;as=Table;v=v1;g=meta.k8s.io", "meta.k8s.io/v1"),
-        ("application/json, application/json;as=Table;v=v1;g=meta.k8s.io", "meta.k8s.io/v1"),
+        # equal q: header order decides (goautoneg), so plain JSON wins
+        ("application/json, application/json;as=Table;v=v1;g=meta.k8s.io", None),
         ("application/vnd.kubernetes.protobuf, application/json;as=Table;v=v1;g=meta.k8s.io",
          "meta.k8s.io/v1"),
         ("application/json;as=Table;v=v1;g=meta.k8s.io;pretty=1", "meta.k8s.io/v1"),
