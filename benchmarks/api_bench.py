@@ -15,7 +15,6 @@ import asyncio
 import os
 import random
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -24,8 +23,8 @@ from collections.abc import Awaitable, Callable
 
 import aiohttp
 import orjson
+from serverproc import HOST, free_port, rss_kib, wait_ready
 
-HOST = "127.0.0.1"
 CONNECTIONS = 16
 
 
@@ -43,31 +42,7 @@ def pod(name: str) -> dict[str, object]:
     }
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
-
-def rss_kib(pid: int) -> int:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
-
-
-async def wait_ready(url: str, deadline: float) -> None:
-    async with aiohttp.ClientSession() as session:
-        while time.monotonic() < deadline:
-            try:
-                async with session.get(url + "/healthz") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.005)
-    raise SystemExit("server did not become ready")
 
 
 async def phase(name: str, count: int, seconds: float, call: Callable[[int], Awaitable[None]]) -> None:

@@ -14,7 +14,6 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -22,17 +21,12 @@ import time
 
 import aiohttp
 import orjson
+from serverproc import HOST, free_port, wait_ready
 
-HOST = "127.0.0.1"
 PATH = "/api/v1/namespaces/default/pods"
 TABLE = {"Accept": "application/json;as=Table;v=v1;g=meta.k8s.io"}
 CONNECTIONS = 16
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 def pod(index: int) -> bytes:
@@ -46,18 +40,6 @@ def pod(index: int) -> bytes:
                  "nodeName": "worker-3"},
     })
 
-
-async def wait_ready(url: str, deadline: float) -> None:
-    async with aiohttp.ClientSession() as session:
-        while time.monotonic() < deadline:
-            try:
-                async with session.get(url + "/healthz") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.01)
-    raise SystemExit("server did not become ready")
 
 
 async def create_pods(session: aiohttp.ClientSession, url: str, count: int) -> None:

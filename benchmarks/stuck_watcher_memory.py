@@ -24,38 +24,14 @@ import time
 
 import aiohttp
 import orjson
+from serverproc import HOST, free_port, rss_kib, wait_ready
 
-HOST = "127.0.0.1"
 PATH = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}
 WRITERS = 8
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
-
-def rss_mib(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return 0.0
-
-
-async def wait_ready(url: str, deadline: float) -> None:
-    async with aiohttp.ClientSession() as session:
-        while time.monotonic() < deadline:
-            try:
-                async with session.get(url + "/healthz") as response:
-                    if response.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.01)
-    raise SystemExit("server did not become ready")
 
 
 def open_stuck_watch(port: int, path: str) -> socket.socket:
@@ -122,7 +98,7 @@ async def run(args: argparse.Namespace) -> None:
             deadline = time.monotonic() + args.seconds
             reader = asyncio.create_task(healthy_watch(port, path, counter, deadline))
             await asyncio.sleep(0.5)
-            print(f"RSS before updates      {rss_mib(server.pid):8.1f} MiB")
+            print(f"RSS before updates      {rss_kib(server.pid) / 1024:8.1f} MiB")
             indexes = iter(range(args.updates))
             step = max(1, args.updates // 6)
 
@@ -135,7 +111,7 @@ async def run(args: argparse.Namespace) -> None:
                                              headers=MERGE) as response:
                         assert response.status == 200, await response.text()
                     if index % step == step - 1:
-                        print(f"RSS after {index + 1:>7} updates {rss_mib(server.pid):8.1f} MiB")
+                        print(f"RSS after {index + 1:>7} updates {rss_kib(server.pid) / 1024:8.1f} MiB")
 
             await asyncio.gather(*(writer() for _ in range(WRITERS)))
             while counter[0] < args.updates and time.monotonic() < deadline:

@@ -24,16 +24,12 @@ import subprocess
 import sys
 import time
 
-HOST = "127.0.0.1"
+from serverproc import HOST, free_port
+
 PATH = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}
 MESSAGE = b'"message":"'
 
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind((HOST, 0))
-        return int(sock.getsockname()[1])
 
 
 # ---- the reader process: raw sockets, chunked decoding, one timestamp per event

@@ -21,6 +21,7 @@ class Clock:
         self._mono_offset = 0.0
         self._frozen_wall: datetime | None = None
         self._frozen_mono = 0.0
+        self._stamped_second, self._stamp = -1, ""
 
     def now(self) -> datetime:
         if self._frozen_wall is not None:
@@ -71,8 +72,12 @@ class Clock:
         return self._frozen_wall is not None
 
     def timestamp(self) -> str:
-        """RFC 3339 at second precision, as `metav1.Time` is written."""
-        return rfc3339(self.now())
+        """RFC 3339 at second precision, as `metav1.Time` is written (strftime once per second)."""
+        now = self.now()
+        second = int(now.timestamp())
+        if second != self._stamped_second:
+            self._stamped_second, self._stamp = second, rfc3339(now)
+        return self._stamp
 
 
 def _utc(when: datetime) -> datetime:

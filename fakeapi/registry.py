@@ -245,7 +245,7 @@ class Registry:
         key = ObjectKey("namespaces", "", namespace)
         if not self.store.exists(key):
             raise NotFound.for_object("namespaces", namespace)
-        if self.store.get(key).get("status", {}).get("phase") == "Terminating":
+        if b'"phase":"Terminating"' in self.store.get_bytes(key):
             raise Forbidden.for_object(
                 self.info.resource, str(meta.get("name") or meta.get("generateName") or ""),
                 f"unable to create new content in namespace {namespace} because it is being terminated",
