@@ -166,7 +166,7 @@ class FieldManager:
         if old is None and sent is None:
             # the common create: everything set is new, so the wire form is built in one walk
             created = created_fields(new, self.tree, zero_object(str(new.get("kind"))), self.ignored)
-            _set_entries(meta, [_entry(ident, created, _timestamp(self.clock))] if created else None)
+            _set_entries(meta, [_entry(ident, created, self.clock.timestamp())] if created else None)
             return
         stored = old["metadata"].get("managedFields") if old is not None else None
         # upstream's decodeLiveOrNew: a client may send managedFields on the main resource, never on a
@@ -201,7 +201,7 @@ class FieldManager:
         if changed:
             previous = managers.get(ident)
             managers[ident] = Owned(union(previous.fields, changed) if previous else changed,
-                                    _timestamp(self.clock))
+                                    self.clock.timestamp())
         _set_entries(meta, encode_managers(managers))
 
     def _updated_entries(self, stored: list[JSON], ident: ManagerId, changed: Trie,
@@ -221,18 +221,12 @@ class FieldManager:
             elif kept:
                 entries.append({**entry, "fieldsV1": kept})
         if changed:
-            entries.append(_entry(ident, wire_union(previous, changed), _timestamp(self.clock)))
+            entries.append(_entry(ident, wire_union(previous, changed), self.clock.timestamp()))
         elif previous and previous_entry is not None:
             entries.append(previous_entry if previous is previous_entry["fieldsV1"]
                            else {**previous_entry, "fieldsV1": previous})
         entries.sort(key=_entry_order)
         return entries
-
-
-def _timestamp(clock: Clock) -> str:
-    """The clock's time as metav1.Time writes it (strftime costs ~15 us on every write)."""
-    now = clock.now()
-    return f"{now.year:04d}-{now.month:02d}-{now.day:02d}T{now.hour:02d}:{now.minute:02d}:{now.second:02d}Z"
 
 
 def _entry(ident: ManagerId, wire: JSON, time: str) -> JSON:
