@@ -12,6 +12,7 @@ from pathlib import Path
 
 from fakeapi.config import ServerConfig
 from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.requestlog import DEFAULT_REQUEST_LOG
 from fakeapi.store import DEFAULT_HISTORY
 
 GC_THRESHOLD = 20_000  # allocations between young-generation collections (CPython's default: 700)
@@ -32,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
                             "whatever their age; upstream's watch cache keeps about 75 s)")
     serve_parser.add_argument("--bookmark-interval", type=float, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
+    serve_parser.add_argument("--request-log", type=int, default=DEFAULT_REQUEST_LOG, metavar="N",
+                              help=f"requests kept for GET /fakeapi/v1/requests; 0 records none "
+                                   f"(default {DEFAULT_REQUEST_LOG})")
     serve_parser.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
     serve_parser.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
                               help="create the objects of this YAML or JSON file at start (repeatable)")
@@ -47,6 +51,7 @@ def main(argv: list[str] | None = None) -> int:
         return openapi_command(args.output_dir, args.check)
     if args.command == "serve":
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
+                              request_log=args.request_log,
                               bookmark_interval=args.bookmark_interval, seed=args.seed)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from fakeapi.requestlog import DEFAULT_REQUEST_LOG
 from fakeapi.store import DEFAULT_HISTORY
 
 
@@ -14,4 +15,4 @@ class ServerConfig:
     bookmark_interval: float = 60.0  # seconds between BOOKMARK events (upstream: about a minute)
     seed: int | None = None  # seeds uids and generated names, for reproducible runs
     max_body_bytes: int = 3 * 1024 * 1024  # upstream's request body limit (3 MiB)
-    request_log: int = 10_000  # requests kept in the request log (0: record nothing)
+    request_log: int = DEFAULT_REQUEST_LOG  # requests kept in the request log (0: record nothing)

@@ -19,7 +19,7 @@ from fakeapi.requestinfo import RequestInfo, request_info
 from fakeapi.types import JSON
 
 CONTROL_PREFIX = "/fakeapi/"
-DEFAULT_REQUEST_LOG = 10_000
+DEFAULT_REQUEST_LOG = 1_000
 
 
 @dataclass(slots=True, eq=False)
