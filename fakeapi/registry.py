@@ -6,14 +6,14 @@ Every verb is one pipeline function over wire-shaped dicts; HTTP is not spoken h
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import orjson
 from marshmallow import Schema
 
-from fakeapi.clock import Clock, rfc3339
+from fakeapi.clock import Clock, parse_rfc3339, rfc3339
 from fakeapi.decode import decode
 from fakeapi.errors import (
     AlreadyExists,
@@ -25,7 +25,7 @@ from fakeapi.errors import (
     UnknownError,
     raise_if_invalid,
 )
-from fakeapi.field import FieldError, invalid
+from fakeapi.field import invalid
 from fakeapi.ids import IdSource
 from fakeapi.managedfields import FieldManager, FieldTracker
 from fakeapi.options import DeleteOptions, WriteOptions
@@ -379,7 +379,7 @@ class Registry:
         new = _copy(old)
         new_meta: JSON = new["metadata"]
         now = self.clock.now()
-        stamp = min(now + timedelta(seconds=grace), _parse_time(meta["deletionTimestamp"]))
+        stamp = min(now + timedelta(seconds=grace), parse_rfc3339(meta["deletionTimestamp"]))
         new_meta["deletionTimestamp"] = rfc3339(max(stamp, now))
         new_meta["deletionGracePeriodSeconds"] = grace
         gone = grace == 0 and not meta.get("finalizers")
@@ -406,19 +406,9 @@ class Registry:
             )
 
 
-def with_options(options: WriteOptions, **changes: Any) -> WriteOptions:
-    return replace(options, **changes)
-
-
 def _copy(obj: JSON) -> JSON:
     copied: JSON = orjson.loads(orjson.dumps(obj))
     return copied
-
-
-def _parse_time(text: str) -> Any:
-    from fakeapi.clock import parse_rfc3339
-
-    return parse_rfc3339(text)
 
 
 def _go_type(value: Any) -> str:
@@ -432,6 +422,3 @@ def _go_type(value: Any) -> str:
         return "number"
     return "null" if value is None else "object"
 
-
-def field_errors_to_invalid(kind: str, name: str, errors: list[FieldError]) -> Invalid:
-    return Invalid(kind, name, errors)
