@@ -114,7 +114,6 @@ async def run(args: argparse.Namespace) -> None:
 
             await phase(f"list {args.pods} pods", 300, args.seconds, list_pods)
 
-            before = rss_kib(server.pid)
             extra = args.memory_pods - args.pods
 
             async def create_more(i: int) -> None:
@@ -126,7 +125,8 @@ async def run(args: argparse.Namespace) -> None:
             await asyncio.sleep(0.5)
             after = rss_kib(server.pid)
             print(f"{'RSS idle / after pods':<28} {idle / 1024:>9.1f} MiB / {after / 1024:.1f} MiB")
-            print(f"{'memory per stored pod':<28} {(after - before) * 1024 / max(1, extra):>9.0f} bytes")
+            # everything the server grew by since it was idle, over the pods it now holds
+            print(f"{'memory per stored pod':<28} {(after - idle) * 1024 / max(1, args.memory_pods):>9.0f} bytes")
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:

@@ -24,7 +24,7 @@ import subprocess
 import sys
 import time
 
-from serverproc import HOST, free_port
+from serverproc import HOST, free_port, wait_ready
 
 PATH = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}
@@ -116,17 +116,6 @@ async def run(args: argparse.Namespace) -> None:
     import aiohttp
     import orjson
 
-    async def wait_ready(url: str, deadline: float) -> None:
-        async with aiohttp.ClientSession() as session:
-            while time.monotonic() < deadline:
-                try:
-                    async with session.get(url + "/healthz") as response:
-                        if response.status == 200:
-                            return
-                except aiohttp.ClientError:
-                    pass
-                await asyncio.sleep(0.01)
-        raise SystemExit("server did not become ready")
 
     async def updates(session: aiohttp.ClientSession, url: str, count: int) -> float:
         indexes = iter(range(count))

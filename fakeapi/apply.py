@@ -33,6 +33,7 @@ from fakeapi.fieldpath import (
     without_subtrees,
 )
 from fakeapi.fieldsets import STRIPPED, compare, fields_of
+from fakeapi.jsonvalues import json_type_name
 from fakeapi.managedfields import (
     APPLY,
     ApplyConflict,
@@ -156,7 +157,7 @@ def _checked_config(registry: Registry, namespace: str, name: str, body: Any, tr
     kind = registry.info.kind
     if not isinstance(body, dict):
         raise BadRequest("error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
-                         f"unmarshal {_go_type(body)} into Go value of type map[string]interface {{}}")
+                         f"unmarshal {json_type_name(body)} into Go value of type map[string]interface {{}}")
     api_version = body.get("apiVersion")
     if api_version != "v1":
         raise BadRequest("Incorrect version specified in apply patch. "
@@ -168,7 +169,7 @@ def _checked_config(registry: Registry, namespace: str, name: str, body: Any, tr
                            f"no corresponding type for {gvk}")
     meta = body.get("metadata")
     if meta is not None and not isinstance(meta, dict):
-        raise BadRequest(f"error decoding YAML: metadata must be an object, got {_go_type(meta)}")
+        raise BadRequest(f"error decoding YAML: metadata must be an object, got {json_type_name(meta)}")
     meta = meta or {}
     if meta.get("managedFields") is not None:
         raise BadRequest("metadata.managedFields must be nil")
@@ -335,14 +336,3 @@ def _take_ownership(live: JSON, merged: JSON, manager: FieldManager, others: Man
         raise Conflict(conflict_message(conflicts), {"causes": conflict_causes(conflicts)})
     return result
 
-
-def _go_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    return "null" if value is None else "object"

@@ -33,6 +33,7 @@ import orjson
 from marshmallow import Schema, fields
 
 from fakeapi.errors import BadRequest
+from fakeapi.jsonvalues import copy_json, json_type_name
 from fakeapi.schemas.base import (
     QUANTITY_FORMAT_ERROR,
     FreeForm,
@@ -107,13 +108,13 @@ def decode(kind_schema: Schema | type[Schema], data: Any, kind: str, version: st
     if type(data) is not dict:
         raise BadRequest(
             _unrecognized(
-                kind, data, f"json: cannot unmarshal {_json_type(data)} into Go value of type {_TYPE_META}"
+                kind, data, f"json: cannot unmarshal {json_type_name(data)} into Go value of type {_TYPE_META}"
             )
         )
     for key in ("apiVersion", "kind"):
         value = data.get(key)
         if value is not None and type(value) is not str:
-            detail = f"json: cannot unmarshal {_json_type(value)} into Go struct field .{key} of type string"
+            detail = f"json: cannot unmarshal {json_type_name(value)} into Go struct field .{key} of type string"
             raise BadRequest(_unrecognized(kind, data, detail))
     schema_class = kind_schema if isinstance(kind_schema, type) else type(kind_schema)
     unknown: list[str] = []
@@ -187,10 +188,10 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
             kind = spec.kind
             if kind == _STR:
                 if type(value) is not str:
-                    raise _WrongType(_json_type(value), "string")
+                    raise _WrongType(json_type_name(value), "string")
             elif kind == _OBJECT:
                 if type(value) is not dict:
-                    raise _WrongType(_json_type(value), spec.go_type)
+                    raise _WrongType(json_type_name(value), spec.go_type)
                 value = _object(spec.plan, value, f"{path}{key}.", unknown)  # type: ignore[arg-type]
             elif kind == _LIST:
                 value = _list(spec, value, f"{path}{key}", unknown)
@@ -208,7 +209,7 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
 
 def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:
     if type(value) is not list:
-        raise _WrongType(_json_type(value), spec.go_type)
+        raise _WrongType(json_type_name(value), spec.go_type)
     item: _Spec = spec.item  # type: ignore[assignment]
     if item.kind == _OBJECT:
         plan: _Plan = item.plan  # type: ignore[assignment]
@@ -219,7 +220,7 @@ def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:
             elif type(element) is dict:
                 objects.append(_object(plan, element, f"{path}[{index}].", unknown))
             else:
-                raise _WrongType(_json_type(element), item.go_type)
+                raise _WrongType(json_type_name(element), item.go_type)
         return objects
     if item.kind == _STR and all(type(element) is str for element in value):
         return list(value)
@@ -231,11 +232,11 @@ def _leaf(spec: _Spec, value: Any) -> Any:
     kind_of_value = type(value)
     if kind == _STR:
         if kind_of_value is not str:
-            raise _WrongType(_json_type(value), "string")
+            raise _WrongType(json_type_name(value), "string")
         return value
     if kind == _BOOL:
         if kind_of_value is not bool:
-            raise _WrongType(_json_type(value), "bool")
+            raise _WrongType(json_type_name(value), "bool")
         return value
     if kind == _INT32 or kind == _INT64:
         limit = _INT32_LIMIT if kind == _INT32 else _INT64_LIMIT
@@ -244,14 +245,14 @@ def _leaf(spec: _Spec, value: Any) -> Any:
         raise _WrongType(_number_or_type(value), spec.go_type)
     if kind == _TIME or kind == _MICROTIME:
         if kind_of_value is not str:
-            raise _WrongType(_json_type(value), "string")
+            raise _WrongType(json_type_name(value), "string")
         try:
             return canonical_time(value, kind == _MICROTIME)
         except ValueError as error:
             raise _Failure(str(error)) from None
     if kind == _STRMAP:
         if kind_of_value is not dict:
-            raise _WrongType(_json_type(value), spec.go_type)
+            raise _WrongType(json_type_name(value), spec.go_type)
         strings: dict[str, str] = {}
         for map_key, element in value.items():
             if type(element) is str:
@@ -259,11 +260,11 @@ def _leaf(spec: _Spec, value: Any) -> Any:
             elif element is None:
                 strings[map_key] = ""
             else:
-                raise _WrongType(_json_type(element), "string")
+                raise _WrongType(json_type_name(element), "string")
         return strings
     if kind == _RESOURCES:
         if kind_of_value is not dict:
-            raise _WrongType(_json_type(value), spec.go_type)
+            raise _WrongType(json_type_name(value), spec.go_type)
         return {name: _quantity(amount) for name, amount in value.items()}
     if kind == _QUANTITY:
         return _quantity(value)
@@ -274,8 +275,8 @@ def _leaf(spec: _Spec, value: Any) -> Any:
     if kind == _FLOAT:
         if kind_of_value is int or kind_of_value is float:
             return value
-        raise _WrongType(_json_type(value), "float64")
-    return _copy(value)
+        raise _WrongType(json_type_name(value), "float64")
+    return copy_json(value)  # free-form parts (managedFields' fieldsV1) can be large
 
 
 def _quantity(value: Any) -> str:
@@ -291,30 +292,15 @@ def _quantity(value: Any) -> str:
     raise _Failure(QUANTITY_FORMAT_ERROR)
 
 
-def _copy(value: Any) -> Any:
-    if type(value) is dict or type(value) is list:
-        # a C-speed deep copy: free-form parts (managedFields' fieldsV1) can be large
-        return orjson.loads(orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS))
-    return value
 
 
-def _json_type(value: Any) -> str:
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _number_or_type(value: Any) -> str:
     """How Go's decoder names a value that does not fit an integer: `number 1.5` or its JSON type."""
     if isinstance(value, int | float) and not isinstance(value, bool):
         return f"number {value!r}"
-    return _json_type(value)
+    return json_type_name(value)
 
 
 def _unrecognized(kind: str, data: Any, detail: str) -> str:

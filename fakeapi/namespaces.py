@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
+from fakeapi.jsonvalues import copy_json
 from fakeapi.options import DeleteOptions
-from fakeapi.registry import Registry, _copy
+from fakeapi.registry import Registry
 from fakeapi.store import Event
 from fakeapi.strategy.namespace import KUBERNETES_FINALIZER
 from fakeapi.types import JSON, ObjectKey
@@ -20,7 +21,7 @@ class NamespaceRegistry(Registry):
         self._check_delete_preconditions(key, meta, options)
         if meta.get("deletionTimestamp"):
             return old, False
-        new = _copy(old)
+        new = copy_json(old)
         new["metadata"]["deletionTimestamp"] = self.clock.timestamp()
         new["metadata"]["deletionGracePeriodSeconds"] = 0
         new.setdefault("status", {})["phase"] = "Terminating"

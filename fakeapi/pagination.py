@@ -21,6 +21,7 @@ from typing import Any, Final
 import orjson
 
 from fakeapi.errors import BadRequest, Expired
+from fakeapi.jsonvalues import json_type_name
 from fakeapi.types import JSON, ObjectKey
 
 TOKEN_VERSION: Final = "meta.k8s.io/v1"
@@ -120,7 +121,7 @@ def _token_fields(data: bytes) -> dict[str, Any]:
     except orjson.JSONDecodeError:
         raise _InvalidKey(": " + _json_syntax_error(data)) from None
     if not isinstance(parsed, dict):
-        raise _InvalidKey(f": json: cannot unmarshal {_json_type(parsed)} into Go value of type "
+        raise _InvalidKey(f": json: cannot unmarshal {json_type_name(parsed)} into Go value of type "
                           "storage.continueToken")
     fields: dict[str, Any] = {}
     for name, (expected, go_type) in _FIELD_TYPES.items():
@@ -128,7 +129,7 @@ def _token_fields(data: bytes) -> dict[str, Any]:
         if value is None:
             continue
         if not isinstance(value, expected) or isinstance(value, bool):
-            shown = _json_type(value)
+            shown = json_type_name(value)
             if isinstance(value, float):
                 shown = f"number {value:g}"
             raise _InvalidKey(f": json: cannot unmarshal {shown} into Go struct field "
@@ -137,16 +138,6 @@ def _token_fields(data: bytes) -> dict[str, Any]:
     return fields
 
 
-def _json_type(value: object) -> str:
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def _json_syntax_error(data: bytes) -> str:

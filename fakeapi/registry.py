@@ -27,6 +27,7 @@ from fakeapi.errors import (
 )
 from fakeapi.field import invalid
 from fakeapi.ids import IdSource
+from fakeapi.jsonvalues import copy_json, json_type_name
 from fakeapi.managedfields import FieldManager, FieldTracker
 from fakeapi.options import DeleteOptions, WriteOptions
 from fakeapi.store import Store
@@ -117,7 +118,7 @@ class Registry:
         kind = self.info.kind
         if not isinstance(body, dict):
             raise BadRequest(f'{kind} in version "v1" cannot be handled as a {kind}: '
-                             f"json: cannot unmarshal {_go_type(body)} into Go value of type v1.{kind}")
+                             f"json: cannot unmarshal {json_type_name(body)} into Go value of type v1.{kind}")
         api_version = body.get("apiVersion")
         if api_version not in (None, "", "v1"):
             raise BadRequest(
@@ -355,7 +356,7 @@ class Registry:
             if options.dry_run:
                 return old, True
             return orjson.loads(self.store.delete(key, meta["resourceVersion"])), True
-        new = _copy(old)
+        new = copy_json(old)
         new_meta: JSON = new["metadata"]
         seconds = grace or 0
         new_meta["deletionTimestamp"] = rfc3339(self.clock.now() + timedelta(seconds=seconds))
@@ -376,7 +377,7 @@ class Registry:
         current = meta.get("deletionGracePeriodSeconds")
         if grace is None or current is None or grace >= current:
             return old, False
-        new = _copy(old)
+        new = copy_json(old)
         new_meta: JSON = new["metadata"]
         now = self.clock.now()
         stamp = min(now + timedelta(seconds=grace), parse_rfc3339(meta["deletionTimestamp"]))
@@ -405,20 +406,4 @@ class Registry:
                 f"ResourceVersion in record ({meta.get('resourceVersion')}). The object might have been modified",
             )
 
-
-def _copy(obj: JSON) -> JSON:
-    copied: JSON = orjson.loads(orjson.dumps(obj))
-    return copied
-
-
-def _go_type(value: Any) -> str:
-    if isinstance(value, list):
-        return "array"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, bool):
-        return "bool"
-    if isinstance(value, int | float):
-        return "number"
-    return "null" if value is None else "object"
 

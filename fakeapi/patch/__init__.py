@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from fakeapi.jsonvalues import copy_json
 from fakeapi.patch.json_patch import MAX_COPY_BYTES, MAX_OPERATIONS, UnprocessablePatch, apply_json_patch
-from fakeapi.patch.merge import UndecodablePatchResult, apply_merge_patch, copy_json
+from fakeapi.patch.merge import UndecodablePatchResult, apply_merge_patch
 from fakeapi.patch.strategic import PatchTree, StrategicPatchError, apply_strategic_merge_patch
 
 __all__ = [

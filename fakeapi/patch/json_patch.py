@@ -8,7 +8,8 @@ import jsonpatch
 import jsonpointer
 
 from fakeapi.errors import BadRequest, RequestEntityTooLarge, StatusError
-from fakeapi.patch.merge import UndecodablePatchResult, copy_json, json_text, json_type_name, too_deep
+from fakeapi.jsonvalues import copy_json, json_type_name
+from fakeapi.patch.merge import UndecodablePatchResult, json_text, too_deep
 from fakeapi.types import JSON
 
 MAX_OPERATIONS = 10000

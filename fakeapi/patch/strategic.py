@@ -8,8 +8,9 @@ from types import MappingProxyType
 from typing import Any
 
 from fakeapi.errors import BadRequest, StatusError
+from fakeapi.jsonvalues import copy_json, json_type_name
 from fakeapi.patch.json_patch import UnprocessablePatch
-from fakeapi.patch.merge import copy_json, json_type_name, too_deep
+from fakeapi.patch.merge import too_deep
 from fakeapi.types import JSON
 
 PatchTree = Mapping[str, Any]

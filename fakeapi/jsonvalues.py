@@ -1,0 +1,35 @@
+"""Helpers over decoded JSON values: the name Go gives their type, and cheap deep copies."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+
+_CONTAINERS = (dict, list)
+
+# upstream's json decoder names a value by its JSON type in "cannot unmarshal" errors
+_JSON_TYPE_NAMES: dict[type, str] = {
+    dict: "object", list: "array", str: "string", bool: "bool", int: "number", float: "number",
+}
+
+
+def json_type_name(value: Any) -> str:
+    """The name Go's encoding/json gives a decoded value in an UnmarshalTypeError."""
+    return _JSON_TYPE_NAMES.get(type(value), "null")
+
+
+def copy_json(value: Any) -> Any:
+    """An independent copy of a JSON value; an orjson round trip is ~8x faster than copy.deepcopy."""
+    if type(value) not in _CONTAINERS:
+        return value
+    try:
+        return orjson.loads(orjson.dumps(value))
+    except orjson.JSONEncodeError:  # integers beyond 64 bits, non-string keys (YAML), very deep nesting
+        return _copy_tree(value)
+
+
+def _copy_tree(value: Any) -> Any:
+    if type(value) is dict:
+        return {key: _copy_tree(item) if type(item) in _CONTAINERS else item for key, item in value.items()}
+    return [_copy_tree(item) if type(item) in _CONTAINERS else item for item in value]
