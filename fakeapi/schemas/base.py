@@ -91,6 +91,20 @@ class K8sSchema(Schema):
         unknown = EXCLUDE
 
 
+class TypedSchema(K8sSchema):
+    """A top-level object: TypeMeta's `kind` and `apiVersion` come first."""
+
+    kind = fields.String(
+        metadata=doc(
+            "Kind is a string value representing the REST resource this object represents. Servers may "
+            "infer this from the endpoint the client submits requests to. Cannot be updated.",
+        ),
+    )
+    apiVersion = fields.String(
+        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
+    )
+
+
 def quantity_error(text: str) -> str | None:
     """Why apimachinery's ParseQuantity rejects `text` (its exact message), or None if it parses."""
     text = text.strip()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from fakeapi.schemas.base import Int32, K8sSchema, MicroTime, Time, doc
+from fakeapi.schemas.base import Int32, K8sSchema, MicroTime, Time, TypedSchema, doc
 from fakeapi.schemas.meta import ListMetaSchema, ObjectMetaSchema, ObjectReferenceSchema
 
 
@@ -22,20 +22,11 @@ class EventSourceSchema(K8sSchema):
     host = fields.String(metadata=doc("Node name on which the event is generated."))
 
 
-class EventSchema(K8sSchema):
+class EventSchema(TypedSchema):
     """A report of an event somewhere in the cluster (core/v1)."""
 
     openapi_name = "io.k8s.api.core.v1.Event"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ObjectMetaSchema, required=True, metadata=doc("Standard object's metadata."))
     involvedObject = fields.Nested(
         ObjectReferenceSchema,
@@ -81,19 +72,10 @@ class EventSchema(K8sSchema):
     reportingInstance = fields.String(metadata=doc("ID of the controller instance, e.g. `kubelet-xyzf`."))
 
 
-class EventListSchema(K8sSchema):
+class EventListSchema(TypedSchema):
     """A list of Events."""
 
     openapi_name = "io.k8s.api.core.v1.EventList"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
     items = fields.List(fields.Nested(EventSchema), required=True, metadata=doc("List of events"))

@@ -6,7 +6,7 @@ from typing import Any, ClassVar
 
 from marshmallow import fields
 
-from fakeapi.schemas.base import FreeForm, Int32, Int64, K8sSchema, StringMap, Time, doc
+from fakeapi.schemas.base import FreeForm, Int32, Int64, K8sSchema, StringMap, Time, TypedSchema, doc
 
 
 class ManagedFieldsEntrySchema(K8sSchema):
@@ -237,20 +237,11 @@ class StatusDetailsSchema(K8sSchema):
     )
 
 
-class StatusSchema(K8sSchema):
+class StatusSchema(TypedSchema):
     """The return value for calls that don't return other objects; every error body."""
 
     openapi_name = "io.k8s.apimachinery.pkg.apis.meta.v1.Status"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
     status = fields.String(metadata=doc('Status of the operation. One of: "Success" or "Failure".'))
     message = fields.String(metadata=doc("A human-readable description of the status of this operation."))
@@ -278,20 +269,11 @@ class PreconditionsSchema(K8sSchema):
     resourceVersion = fields.String(metadata=doc("Specifies the target ResourceVersion"))
 
 
-class DeleteOptionsSchema(K8sSchema):
+class DeleteOptionsSchema(TypedSchema):
     """Options for a delete request."""
 
     openapi_name = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     gracePeriodSeconds = Int64(
         metadata=doc(
             "The duration in seconds before the object should be deleted. Value must be non-negative "

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from fakeapi.schemas.base import K8sSchema, Time, doc
+from fakeapi.schemas.base import K8sSchema, Time, TypedSchema, doc
 from fakeapi.schemas.meta import ListMetaSchema, ObjectMetaSchema
 
 
@@ -54,20 +54,11 @@ class NamespaceStatusSchema(K8sSchema):
     )
 
 
-class NamespaceSchema(K8sSchema):
+class NamespaceSchema(TypedSchema):
     """A scope for names."""
 
     openapi_name = "io.k8s.api.core.v1.Namespace"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
     spec = fields.Nested(NamespaceSpecSchema, metadata=doc("Spec defines the behavior of the Namespace."))
     status = fields.Nested(
@@ -76,20 +67,11 @@ class NamespaceSchema(K8sSchema):
     )
 
 
-class NamespaceListSchema(K8sSchema):
+class NamespaceListSchema(TypedSchema):
     """A list of Namespaces."""
 
     openapi_name = "io.k8s.api.core.v1.NamespaceList"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
     items = fields.List(
         fields.Nested(NamespaceSchema),

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from marshmallow import fields
 
-from fakeapi.schemas.base import Int32, Int64, K8sSchema, ResourceList, StringMap, doc
+from fakeapi.schemas.base import Int32, Int64, K8sSchema, ResourceList, StringMap, TypedSchema, doc
 from fakeapi.schemas.container import (
     ContainerSchema,
     EphemeralContainerSchema,
@@ -379,20 +379,11 @@ class PodSpecSchema(K8sSchema):
     )
 
 
-class PodSchema(K8sSchema):
+class PodSchema(TypedSchema):
     """A collection of containers that can run on a host."""
 
     openapi_name = "io.k8s.api.core.v1.Pod"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
     spec = fields.Nested(PodSpecSchema, metadata=doc("Specification of the desired behavior of the pod."))
     status = fields.Nested(
@@ -404,19 +395,10 @@ class PodSchema(K8sSchema):
     )
 
 
-class PodListSchema(K8sSchema):
+class PodListSchema(TypedSchema):
     """A list of Pods."""
 
     openapi_name = "io.k8s.api.core.v1.PodList"
 
-    kind = fields.String(
-        metadata=doc(
-            "Kind is a string value representing the REST resource this object represents. Servers may "
-            "infer this from the endpoint the client submits requests to. Cannot be updated.",
-        ),
-    )
-    apiVersion = fields.String(
-        metadata=doc("APIVersion defines the versioned schema of this representation of an object."),
-    )
     metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
     items = fields.List(fields.Nested(PodSchema), required=True, metadata=doc("List of pods."))
