@@ -8,17 +8,8 @@ import pytest
 
 from fakeapi import field as fe
 from fakeapi.validation.pod import validate_pod_create
+from tests.validation_messages import LABEL_MSG, SUBDOMAIN_MSG
 
-LABEL_MSG = (
-    "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start "
-    "and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-)
-SUBDOMAIN_MSG = (
-    "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must "
-    "start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is "
-    "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')"
-)
 C0 = "spec.containers[0]"
 PORT_RANGE = "must be between 1 and 65535, inclusive"
 NOT_INIT = "may not be set for init containers without restartPolicy=Always"

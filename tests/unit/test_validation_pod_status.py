@@ -9,12 +9,7 @@ import pytest
 
 from fakeapi import field as fe
 from fakeapi.validation.pod import validate_pod_status_update
-
-NAME_PART_MSG = (
-    "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
-    "alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is "
-    "'([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]')"
-)
+from tests.validation_messages import NAME_PART_MSG
 
 
 def stored_pod(restart_policy: str = "Always", **status: Any) -> dict[str, Any]:
