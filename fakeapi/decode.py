@@ -75,6 +75,8 @@ class Decoded:
 class _Plan:
     struct: str  # the Go struct name, e.g. "PodSpec"
     fields: dict[str, _Spec]
+    # a top-level spec's JSON -> (decoded JSON, unknown fields): see _template_part
+    memo: dict[bytes, tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -192,7 +194,10 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
             elif kind == _OBJECT:
                 if type(value) is not dict:
                     raise _WrongType(json_type_name(value), spec.go_type)
-                value = _object(spec.plan, value, f"{path}{key}.", unknown)  # type: ignore[arg-type]
+                if not path and key == "spec":
+                    value = _template_part(spec.plan, value, unknown)  # type: ignore[arg-type]
+                else:
+                    value = _object(spec.plan, value, f"{path}{key}.", unknown)  # type: ignore[arg-type]
             elif kind == _LIST:
                 value = _list(spec, value, f"{path}{key}", unknown)
             else:
@@ -205,6 +210,29 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
             f" of type {wrong.go_type}"
         ) from None
     return out
+
+
+_MEMO_SIZE = 256
+
+
+def _template_part(plan: _Plan, value: JSON, unknown: list[str]) -> JSON:
+    """A top-level `spec`, memoised on its JSON: objects made from one template share it, and walking
+    it is most of the cost of a decode. The result is a fresh copy: defaulting edits it in place."""
+    try:
+        raw = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATETIME)
+    except TypeError:  # not plain JSON (a YAML date, a non-string key): no memo key, walk it
+        return _object(plan, value, "spec.", unknown)
+    memo = plan.memo
+    found = memo.get(raw)
+    if found is None:
+        pruned: list[str] = []
+        found = orjson.dumps(_object(plan, value, "spec.", pruned)), tuple(pruned)
+        if len(memo) >= _MEMO_SIZE:
+            del memo[next(iter(memo))]  # the oldest
+        memo[raw] = found
+    unknown.extend(found[1])
+    decoded: JSON = orjson.loads(found[0])
+    return decoded
 
 
 def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:

@@ -261,22 +261,21 @@ def wire_union(wire: JSON, trie: Trie) -> JSON:
 def _wire_without(wire: JSON, trie: Trie, member: bool) -> JSON | None:
     """One node: `member` says whether the wire node is a member (a leaf `{}` always is)."""
     drop_member = member and MEMBER in trie
-    changed = drop_member
+    replaced: JSON = {}
+    for key, sub in trie.items():
+        child = wire.get(key) if key != MEMBER else None
+        if child is not None:
+            kept = _wire_without(child, sub, not child or MEMBER in child)
+            if kept is not child:
+                replaced[key] = kept
+    if not drop_member and not replaced:
+        return wire
     children: JSON = {}
     for key, child in wire.items():
-        if key == MEMBER:
-            continue
-        sub = trie.get(key)
-        if sub is None:
+        if key in replaced:
+            child = replaced[key]
+        if key != MEMBER and child is not None:
             children[key] = child
-            continue
-        kept = _wire_without(child, sub, not child or MEMBER in child)
-        if kept is not child:
-            changed = True
-        if kept is not None:
-            children[key] = kept
-    if not changed:
-        return wire
     still_member = member and not drop_member
     if not children:
         return {} if still_member else None
@@ -284,19 +283,26 @@ def _wire_without(wire: JSON, trie: Trie, member: bool) -> JSON | None:
 
 
 def _wire_with(wire: JSON, trie: Trie, member: bool) -> JSON:
-    children = {key: child for key, child in wire.items() if key != MEMBER}
+    """One node with the members of `trie` added; `wire` itself when it has them all already."""
+    grown: JSON = {}
     for key, sub in trie.items():
         if key == MEMBER:
             continue
-        child = children.get(key)
+        child = wire.get(key)
         if child is None:
-            children[key] = encode_fields(sub)
+            grown[key] = encode_fields(sub)
         else:
-            children[key] = _wire_with(child, sub, not child or MEMBER in child)
-    member = member or MEMBER in trie
+            bigger = _wire_with(child, sub, not child or MEMBER in child)
+            if bigger is not child:
+                grown[key] = bigger
+    becomes_member = MEMBER in trie and not member
+    if not grown and not becomes_member:
+        return wire
+    children = {key: child for key, child in wire.items() if key != MEMBER}
+    children.update(grown)
     if not children:
         return {}
-    out: JSON = {MEMBER: {}} if member else {}
+    out: JSON = {MEMBER: {}} if member or becomes_member else {}
     for key in ordered(children):
         out[key] = children[key]
     return out

@@ -4,10 +4,7 @@ an object, and what a create sets (structured-merge-diff's ToFieldSet and Compar
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from typing import Any, NamedTuple
-
-import orjson
 
 from fakeapi.fieldpath import (
     EMPTY,
@@ -22,7 +19,7 @@ from fakeapi.fieldpath import (
 )
 from fakeapi.types import JSON
 
-_STRIPPED_META = ("name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
+STRIPPED_META = ("name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
                   "generation", "managedFields", "resourceVersion")
 
 
@@ -144,7 +141,7 @@ def _compare_lists(old: list[Any], new: list[Any], kind: str, node: JSON | None,
 
 
 def _stripped() -> Trie:
-    meta: Trie = {field_element(name): LEAF for name in _STRIPPED_META}
+    meta: Trie = {field_element(name): LEAF for name in STRIPPED_META}
     meta[MEMBER] = EMPTY
     return {field_element("apiVersion"): LEAF, field_element("kind"): LEAF, field_element("metadata"): meta}
 
@@ -178,32 +175,11 @@ def created_fields(obj: JSON, tree: JSON, zero: JSON, ignored: Trie) -> JSON:
             continue
         value = obj[key]
         if key == "metadata" and isinstance(value, dict):
-            value = {k: v for k, v in value.items() if k not in _STRIPPED_META}
-        wire = _created_cached(key, value, tree.get(key), zero.get(key, _ABSENT))
+            value = {k: v for k, v in value.items() if k not in STRIPPED_META}
+        wire = _created(value, tree.get(key), zero.get(key, _ABSENT))
         if wire is not None:
             out[field_element(key)] = wire
     return out
-
-
-_CREATED_CACHE: OrderedDict[tuple[str, bytes], JSON | None] = OrderedDict()
-_CREATED_CACHE_SIZE = 256
-
-
-def _created_cached(key: str, value: Any, node: JSON | None, zero: Any) -> JSON | None:
-    """`_created` remembered per top-level part: pods made from one template share a spec, and the
-    walk is the costliest step of a create. The tree and zero value are fixed per key and kind."""
-    if key != "spec" or not isinstance(value, dict):
-        return _created(value, node, zero)
-    cache_key = (key, orjson.dumps(value, option=orjson.OPT_SORT_KEYS))
-    if cache_key in _CREATED_CACHE:
-        _CREATED_CACHE.move_to_end(cache_key)
-        cached = _CREATED_CACHE[cache_key]
-    else:
-        cached = _created(value, node, zero)
-        _CREATED_CACHE[cache_key] = cached
-        if len(_CREATED_CACHE) > _CREATED_CACHE_SIZE:
-            _CREATED_CACHE.popitem(last=False)
-    return None if cached is None else orjson.loads(orjson.dumps(cached))  # callers own their copy
 
 
 def _created(value: Any, node: JSON | None, zero: Any) -> JSON | None:

@@ -9,6 +9,7 @@ in upstream's wire form and order.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
 import orjson
@@ -26,7 +27,7 @@ from fakeapi.fieldpath import (
     wire_union,
     without_subtrees,
 )
-from fakeapi.fieldsets import STRIPPED, compare, created_fields, reset_fields, zero_object
+from fakeapi.fieldsets import STRIPPED, STRIPPED_META, compare, created_fields, reset_fields, zero_object
 from fakeapi.options import WriteOptions
 from fakeapi.schemas.patchtree import patch_tree
 from fakeapi.types import JSON
@@ -157,6 +158,9 @@ class FieldManager:
         self.clock = clock
         self.subresource = subresource
         self.ignored = reset_fields(subresource)
+        # pods made from one template differ only in what a manager never owns (name, uid...): the
+        # walk that finds a create's fields is done once per template
+        self._created_wire = lru_cache(maxsize=256)(self._created_wire_of)
 
     def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None:
         """Record an Update by `options.field_manager` in `new` (old is None on create). Mutates `new`."""
@@ -165,7 +169,7 @@ class FieldManager:
         sent = meta.get("managedFields")
         if old is None and sent is None:
             # the common create: everything set is new, so the wire form is built in one walk
-            created = created_fields(new, self.tree, zero_object(str(new.get("kind"))), self.ignored)
+            created = self._created_fields(new)
             _set_entries(meta, [_entry(ident, created, self.clock.timestamp())] if created else None)
             return
         stored = old["metadata"].get("managedFields") if old is not None else None
@@ -203,6 +207,16 @@ class FieldManager:
             managers[ident] = Owned(union(previous.fields, changed) if previous else changed,
                                     self.clock.timestamp())
         _set_entries(meta, encode_managers(managers))
+
+    def _created_fields(self, obj: JSON) -> JSON:
+        """The FieldsV1 (wire form) a create gives its manager; a fresh copy, callers own it."""
+        meta: JSON = obj["metadata"]
+        owned = {**obj, "metadata": {k: v for k, v in meta.items() if k not in STRIPPED_META}}
+        return orjson.loads(self._created_wire(orjson.dumps(owned)))  # type: ignore[no-any-return]
+
+    def _created_wire_of(self, owned_json: bytes) -> bytes:
+        owned: JSON = orjson.loads(owned_json)
+        return orjson.dumps(created_fields(owned, self.tree, zero_object(str(owned.get("kind"))), self.ignored))
 
     def _updated_entries(self, stored: list[JSON], ident: ManagerId, changed: Trie,
                          removed: Trie) -> list[JSON]:

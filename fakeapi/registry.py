@@ -148,7 +148,7 @@ class Registry:
             old = stored.get(key, _MISSING)
             if key in _TYPE_META or old is _MISSING:
                 rest[key] = value
-            elif value == old and key != "metadata":
+            elif key != "metadata" and value == old:  # metadata stays a fresh dict: it is edited in place
                 reused[key] = old
             elif isinstance(value, dict) and isinstance(old, dict):
                 same = {sub: old[sub] for sub, v in value.items() if sub in old and v == old[sub]}

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from fakeapi import field as fe
@@ -25,6 +27,7 @@ FIELD_IMMUTABLE = "field is immutable"
 IS_NEGATIVE = "must be greater than or equal to 0"
 _STANDARD_FINALIZERS = frozenset({"kubernetes", "orphan", "foregroundDeletion"})
 _FIELD_MANAGER_MAX = 128
+_MEMO_ANNOTATIONS_UP_TO = 4096  # characters of values; kubectl's last-applied-configuration is bigger
 
 
 def validate_label_name(key: str, path: str) -> list[FieldError]:
@@ -33,26 +36,50 @@ def validate_label_name(key: str, path: str) -> list[FieldError]:
 
 def validate_labels(labels: Any, path: str) -> list[FieldError]:
     """Label keys and values; every error is reported at `path` itself (not keyed), as upstream does."""
-    errs: list[FieldError] = []
-    for key, value in as_dict(labels).items():
-        errs += validate_label_name(key, path)
-        errs += [fe.invalid(path, value, msg) for msg in names.is_valid_label_value(as_str(value))]
-    return errs
+    return _memoised(_label_errors, labels, path)
 
 
 def validate_annotations(annotations: Any, path: str) -> list[FieldError]:
+    items = as_dict(annotations)
+    if sum(len(as_str(value)) for value in items.values()) > _MEMO_ANNOTATIONS_UP_TO:
+        return list(_annotation_errors.__wrapped__(tuple(items.items()), path))  # too big to keep
+    return _memoised(_annotation_errors, items, path)
+
+
+def _memoised(check: Callable[[tuple[tuple[str, Any], ...], str], tuple[FieldError, ...]], mapping: Any,
+              path: str) -> list[FieldError]:
+    """A check of a string map, memoised on its items: objects made from one template share them."""
+    items = tuple(as_dict(mapping).items())
+    if not items:
+        return []
+    try:
+        return list(check(items, path))
+    except TypeError:  # an unhashable value: not a string map, checked without the memo
+        return list(check.__wrapped__(items, path))  # type: ignore[attr-defined]
+
+
+@lru_cache(maxsize=1024)
+def _label_errors(items: tuple[tuple[str, Any], ...], path: str) -> tuple[FieldError, ...]:
+    errs: list[FieldError] = []
+    for key, value in items:
+        errs += validate_label_name(key, path)
+        errs += [fe.invalid(path, value, msg) for msg in names.is_valid_label_value(as_str(value))]
+    return tuple(errs)
+
+
+@lru_cache(maxsize=1024)
+def _annotation_errors(items: tuple[tuple[str, Any], ...], path: str) -> tuple[FieldError, ...]:
     errs: list[FieldError] = []
     total = 0
-    items = as_dict(annotations)
-    for key, value in items.items():
+    for key, value in items:
         # A qualified name, except that case does not matter.
         errs += [fe.invalid(path, key, msg) for msg in names.is_qualified_name(key.lower())]
         total += len(key) + len(as_str(value))
     if total * 4 > TOTAL_ANNOTATION_SIZE_LIMIT:  # only then can the UTF-8 size exceed the limit
-        size = sum(len(k.encode()) + len(as_str(v).encode()) for k, v in items.items())
+        size = sum(len(k.encode()) + len(as_str(v).encode()) for k, v in items)
         if size > TOTAL_ANNOTATION_SIZE_LIMIT:
             errs.append(fe.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
-    return errs
+    return tuple(errs)
 
 
 def _owner_reference_literal(ref: JSON) -> GoText:

@@ -125,6 +125,7 @@ WIRE_CASES = [
     (A, {"f:a": {}, "f:b": {".": {}, "f:c": {}}}),
     (A, {"f:b": {"f:d": {}}, "f:0": {"k:{\"name\":\"x\"}": {".": {}, "f:name": {}}}}),
     ({"f:s": {"f:x": {}}}, {"f:s": {}}),
+    ({"f:s": {"f:x": {}, "f:y": {".": {}, "f:z": {}}}}, {"f:s": {"f:y": {"f:z": {}}}, "f:q": {}}),
     ({}, {"f:a": {}}),
 ]
 
@@ -142,6 +143,13 @@ def test_wire_operations_match_the_trie_ones_key_order_included(left: dict[str, 
 def test_wire_difference_returns_the_same_object_when_nothing_is_removed() -> None:
     wire = encode_fields(fields(A))
     assert wire_difference(wire, fields({"f:z": {}})) is wire
+
+
+def test_wire_union_returns_the_same_object_when_nothing_is_added() -> None:
+    """A manager re-writing fields it owns (most status writes) leaves its set as it was."""
+    wire = encode_fields(fields(A))
+    assert wire_union(wire, fields({"f:b": {"f:c": {}}})) is wire
+    assert wire_union(wire, fields({"f:b": {}})) is wire
 
 
 def test_paths_lists_members_in_order() -> None:
