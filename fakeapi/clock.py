@@ -73,10 +73,12 @@ class Clock:
 
     def timestamp(self) -> str:
         """RFC 3339 at second precision, as `metav1.Time` is written (strftime once per second)."""
-        now = self.now()
-        second = int(now.timestamp())
+        if self._frozen_wall is not None:
+            second = int(self._frozen_wall.timestamp())
+        else:  # no datetime built: this runs on every write
+            second = int(time.time() + self._wall_offset.total_seconds())
         if second != self._stamped_second:
-            self._stamped_second, self._stamp = second, rfc3339(now)
+            self._stamped_second, self._stamp = second, rfc3339(datetime.fromtimestamp(second, UTC))
         return self._stamp
 
 

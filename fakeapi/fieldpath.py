@@ -10,6 +10,7 @@ shared freely. Which lists are keyed, sets or atomic comes from the schema's Pat
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -193,6 +194,7 @@ def ordered(elements: Collection[str]) -> list[str]:
     return names
 
 
+@lru_cache(maxsize=4096)
 def _element_order(element: str) -> tuple[int, Any]:
     kind = element[0]
     if kind == "k":
@@ -220,6 +222,8 @@ def _value_order(value: Any) -> tuple[int, Any]:
 
 def encode_fields(node: Trie) -> JSON:
     """A trie as FieldsV1 JSON, keys in upstream's order (`.` first)."""
+    if len(node) == 1 and MEMBER in node:
+        return {}  # a leaf: most nodes
     out: JSON = {}
     if MEMBER in node and len(node) > 1:
         out[MEMBER] = {}

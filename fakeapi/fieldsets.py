@@ -116,7 +116,12 @@ def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> Non
         before = old.get(key, _ABSENT)
         if before is after or before == after:
             continue  # the common case on updates: whole subtrees equal, compared in C
-        _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
+        if isinstance(after, dict | list) or isinstance(before, dict | list):
+            _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
+        elif before is _ABSENT:  # a scalar, the common case: _leaf_change inlined
+            into.added["f:" + key] = LEAF
+        else:
+            into.modified["f:" + key] = LEAF
     for key, before in old.items():
         if key not in new:
             _compare_into(before, _ABSENT, node.get(key) if node else None, "f:" + key, into)

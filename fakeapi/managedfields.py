@@ -227,10 +227,12 @@ class FieldManager:
         previous_entry: JSON | None = None
         for entry in stored:
             wire = entry["fieldsV1"]
-            kept = wire_difference(wire_difference(wire, changed), removed)
             if _ident(entry) == ident:
-                previous, previous_entry = kept, entry
-            elif kept is wire:
+                # what changed is added back below: only what was removed goes
+                previous, previous_entry = wire_difference(wire, removed), entry
+                continue
+            kept = wire_difference(wire_difference(wire, changed), removed)
+            if kept is wire:
                 entries.append(entry)
             elif kept:
                 entries.append({**entry, "fieldsV1": kept})

@@ -96,6 +96,7 @@ class Registry:
         self.clock = clock
         self.ids = ids
         self.field_manager: FieldTracker = FieldManager(schema, clock, subresource)  # metadata.managedFields
+        self._written: tuple[JSON, bytes] | None = None  # the last object this registry stored, encoded
 
     def with_strategy(self, strategy: Strategy, subresource: str = "") -> Registry:
         """The same storage with another strategy: how subresources such as pods/status are built."""
@@ -170,6 +171,13 @@ class Registry:
                 obj[key] = obj.pop(key)
         return obj
 
+    def encoded(self, obj: JSON) -> JSON | bytes:
+        """The stored bytes of `obj` if it is what this registry's last write stored (a response then
+        needs no second encode), else `obj`. Call it right after the write, before any await."""
+        if self._written is not None and self._written[0] is obj:
+            return self._written[1]
+        return obj
+
     # ---- reads
 
     def get(self, namespace: str, name: str) -> JSON:
@@ -224,7 +232,7 @@ class Registry:
             return obj
         if self.store.exists(key):
             raise AlreadyExists.for_object(key.resource, key.name, self._deleting_prefix(key))
-        self.store.create(key, obj)
+        self._written = obj, self.store.create(key, obj)
         return obj
 
     def _deleting_prefix(self, key: ObjectKey) -> str:
@@ -330,7 +338,7 @@ class Registry:
             return new
         if options.dry_run:
             return new
-        self.store.update(key, new, old_meta["resourceVersion"])
+        self._written = new, self.store.update(key, new, old_meta["resourceVersion"])
         return new
 
     def _check_uid_precondition(self, key: ObjectKey, sent: Any, stored: Any) -> None:

@@ -11,6 +11,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import orjson
 
@@ -20,9 +21,9 @@ from fakeapi.types import JSON, ObjectKey
 DEFAULT_HISTORY = 10_000
 
 
-@dataclass(frozen=True, slots=True)
-class Event:
-    """One change: the object's bytes at `resource_version`, and its previous bytes if any."""
+class Event(NamedTuple):
+    """One change: the object's bytes at `resource_version`, and its previous bytes if any.
+    (A NamedTuple: made on every write, and a third of the cost of a frozen dataclass.)"""
 
     type: str  # ADDED | MODIFIED | DELETED
     key: ObjectKey

@@ -251,6 +251,7 @@ def is_http_header_name(value: str) -> list[str]:
     return [regex_error(_HTTP_HEADER_MSG, _HTTP_HEADER_FMT, "X-Header-Name")]
 
 
+@lru_cache(maxsize=4096)
 def parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     """Like Go's netutils.ParseIPSloppy: IPv4 octets may carry leading zeros; no IPv6 zones."""
     if "%" in value:
