@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-import yaml
 from aiohttp import web
 
 from fakeapi.errors import BadRequest, UnsupportedMediaType
@@ -68,6 +67,8 @@ def parse_json(raw: bytes) -> Any:
 
 
 def parse_yaml(raw: bytes) -> Any:
+    import yaml  # on first use: PyYAML costs ~30 ms of every start, and most sessions send JSON
+
     try:
         return yaml.safe_load(raw)
     except yaml.YAMLError as error:

@@ -15,7 +15,6 @@ from collections.abc import Iterable
 from typing import NamedTuple
 
 import orjson
-import yaml
 from aiohttp import web
 
 from fakeapi.accept import parse_accept
@@ -197,6 +196,8 @@ def _infos(request: web.Request) -> list[ResourceInfo]:
 
 def _encode(body: JSON, media_type: str) -> bytes:
     if media_type == YAML_TYPE:
+        import yaml  # on first use: most clients ask for JSON
+
         return yaml.safe_dump(body, sort_keys=False).encode()
     return orjson.dumps(body)
 

@@ -10,7 +10,6 @@ from fakeapi.errors import MethodNotAllowed
 from fakeapi.keys import api_key
 from fakeapi.listing import list_or_watch
 from fakeapi.options import DeleteOptions, WriteOptions
-from fakeapi.patchers import patcher_for
 from fakeapi.registry import Registry
 from fakeapi.responses import json_response
 from fakeapi.types import JSON
@@ -154,6 +153,8 @@ async def _patch(request: web.Request, registry: Registry) -> web.Response:
         obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
         return json_response(obj, status=201 if created else 200, warnings=options.warnings)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    from fakeapi.patchers import patcher_for  # the patch machinery loads on the first PATCH
+
     patcher = patcher_for(content_type, registry.schema, options.field_validation)
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(registry.encoded(patched), warnings=options.warnings)

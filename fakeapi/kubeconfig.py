@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import yaml
-
 CONTEXT = "fakeapi"
 
 
@@ -23,4 +21,6 @@ def kubeconfig(url: str) -> dict[str, object]:
 
 def write_kubeconfig(path: Path, url: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
+    import yaml  # only when a kubeconfig is written
+
     path.write_text(yaml.safe_dump(kubeconfig(url), sort_keys=False))

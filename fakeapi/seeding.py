@@ -8,7 +8,6 @@ from pathlib import Path
 from typing import Any, TypeAlias
 
 import orjson
-import yaml
 
 from fakeapi.api import Api
 from fakeapi.errors import BadRequest
@@ -25,6 +24,8 @@ def load_objects(source: Seed) -> list[JSON]:
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _names_file(source)):
         source = Path(source).read_bytes()
     if isinstance(source, str | bytes):
+        import yaml  # on first use: PyYAML costs ~30 ms of every start
+
         try:
             documents: list[Any] = list(yaml.safe_load_all(source))
         except yaml.YAMLError as error:
