@@ -323,7 +323,7 @@ def _take_ownership(live: JSON, merged: JSON, manager: FieldManager, others: Man
                     force: bool) -> Managers:
     """Other managers' sets after the apply: conflicts are raised, or taken over with `force`."""
     changes = compare(live, merged, manager.tree)
-    changed = union(changes.modified, changes.added)
+    changed = changes.changed
     conflicts: list[ApplyConflict] = []
     result: Managers = {}
     for other, owned in sorted(others.items(), key=lambda pair: pair[0]):

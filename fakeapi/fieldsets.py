@@ -54,8 +54,9 @@ def fields_of(value: Any, node: JSON | None) -> Trie:
 
 
 class Changes(NamedTuple):
-    added: Trie
-    modified: Trie
+    """Upstream's Compare result with its Added and Modified sets as one (every caller merges them)."""
+
+    changed: Trie  # added or modified
     removed: Trie
 
 
@@ -64,9 +65,9 @@ _ABSENT = object()
 
 def compare(old: Any, new: Any, node: JSON | None) -> Changes:
     """What changed from `old` to `new` (upstream's TypedValue.Compare), per member path."""
-    changes = Changes({}, {}, {})
+    changes = Changes({}, {})
     _compare_into(old, new, node, "", changes)
-    return Changes(*(trie.get("", EMPTY) for trie in changes))
+    return Changes(changes.changed.get("", EMPTY), changes.removed.get("", EMPTY))
 
 
 def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Changes) -> None:
@@ -76,7 +77,7 @@ def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Cha
     if isinstance(before, dict) or isinstance(after, dict):
         if not _empty_or(before, dict) or not _empty_or(after, dict) or (not before and not after):
             return _leaf_change(old, new, element, into)
-        changes = Changes({}, {}, {})
+        changes = Changes({}, {})
         _compare_maps(before or {}, after or {}, node, changes)
     elif isinstance(before, list) or isinstance(after, list):
         if not _empty_or(before, list) or not _empty_or(after, list) or (not before and not after):
@@ -84,18 +85,19 @@ def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Cha
         kind = list_kind(node, (before or []) + (after or []))
         if kind == "atomic":
             return _leaf_change(old, new, element, into)
-        changes = Changes({}, {}, {})
+        changes = Changes({}, {})
         _compare_lists(before or [], after or [], kind, node, changes)
     else:
         return _leaf_change(old, new, element, into)
     # a map or list node itself is added or removed only when it was absent (not null) on one side
     if old is _ABSENT:
-        changes.added[MEMBER] = EMPTY
+        changes.changed[MEMBER] = EMPTY
     elif new is _ABSENT:
         changes.removed[MEMBER] = EMPTY
-    for trie, found in zip(into, changes, strict=True):
-        if found:
-            trie[element] = found
+    if changes.changed:
+        into.changed[element] = changes.changed
+    if changes.removed:
+        into.removed[element] = changes.removed
 
 
 def _empty_or(value: Any, kind: type) -> bool:
@@ -103,12 +105,10 @@ def _empty_or(value: Any, kind: type) -> bool:
 
 
 def _leaf_change(old: Any, new: Any, element: str, into: Changes) -> None:
-    if old is _ABSENT:
-        into.added[element] = LEAF
-    elif new is _ABSENT:
+    if new is _ABSENT:
         into.removed[element] = LEAF
-    elif old != new:
-        into.modified[element] = LEAF
+    elif old is _ABSENT or old != new:
+        into.changed[element] = LEAF
 
 
 def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> None:
@@ -118,10 +118,8 @@ def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> Non
             continue  # the common case on updates: whole subtrees equal, compared in C
         if isinstance(after, dict | list) or isinstance(before, dict | list):
             _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
-        elif before is _ABSENT:  # a scalar, the common case: _leaf_change inlined
-            into.added["f:" + key] = LEAF
-        else:
-            into.modified["f:" + key] = LEAF
+        else:  # a scalar added or modified, the common case: _leaf_change inlined
+            into.changed["f:" + key] = LEAF
     for key, before in old.items():
         if key not in new:
             _compare_into(before, _ABSENT, node.get(key) if node else None, "f:" + key, into)

@@ -176,14 +176,13 @@ class FieldManager:
         # upstream's decodeLiveOrNew: a client may send managedFields on the main resource, never on a
         # subresource; sent ones that cannot be read fall back to the stored ones
         explicit = not self.subresource and sent is not None and sent != stored
-        changes = compare(
-            without_managed_fields(old) if old is not None else zero_object(str(new.get("kind"))),
-            without_managed_fields(new), self.tree)
-        changed = difference(union(changes.modified, changes.added), STRIPPED)
+        # managedFields are compared too (shared with the stored ones, unless sent): STRIPPED drops them
+        changes = compare(old if old is not None else zero_object(str(new.get("kind"))), new, self.tree)
+        changed = difference(changes.changed, STRIPPED)
         if old is None:
             # on update the strategy has already put back what this endpoint may not change
             changed = without_subtrees(changed, self.ignored)
-        removed = changes.removed
+        removed = difference(changes.removed, STRIPPED)
         if not changed and not removed and not explicit:
             _set_entries(meta, stored)  # a no-op write leaves managedFields exactly as they were
             return

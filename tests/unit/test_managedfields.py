@@ -164,8 +164,8 @@ def test_compare_reports_added_modified_and_removed_leaves() -> None:
     new["spec"]["containers"][0]["image"] = "nginx:1.26"
     new["metadata"]["labels"] = {"tier": "web"}
     changes = compare(old, new, TREE)
-    assert encode_fields(changes.modified) == {"f:spec": {"f:containers": {CONTAINER: {"f:image": {}}}}}
-    assert encode_fields(changes.added) == {"f:metadata": {"f:labels": {"f:tier": {}}}}
+    assert encode_fields(changes.changed) == {"f:metadata": {"f:labels": {"f:tier": {}}},
+                                              "f:spec": {"f:containers": {CONTAINER: {"f:image": {}}}}}
     assert encode_fields(changes.removed) == {"f:metadata": {"f:labels": {"f:app": {}}}}
 
 
@@ -174,13 +174,13 @@ def test_compare_marks_new_maps_and_list_items_themselves_as_added() -> None:
     del old["metadata"]["labels"]
     new = pod()
     new["spec"]["containers"].append({"name": "side", "image": "busybox"})
-    added = encode_fields(compare(old, new, TREE).added)
+    added = encode_fields(compare(old, new, TREE).changed)
     assert added["f:metadata"] == {"f:labels": {".": {}, "f:app": {}}}
     assert added["f:spec"]["f:containers"] == {'k:{"name":"side"}': {".": {}, "f:image": {}, "f:name": {}}}
 
 
 def test_compare_of_equal_objects_is_empty() -> None:
-    assert compare(pod(), pod(), TREE) == ({}, {}, {})
+    assert compare(pod(), pod(), TREE) == ({}, {})
 
 
 # ---- the Update operation
