@@ -149,8 +149,8 @@ class Registry:
             old = stored.get(key, _MISSING)
             if key in _TYPE_META or old is _MISSING:
                 rest[key] = value
-            elif key != "metadata" and value == old:  # metadata stays a fresh dict: it is edited in place
-                reused[key] = old
+            elif value == old:  # metadata is a fresh dict (the pipeline edits it in place), the rest shared
+                reused[key] = dict(old) if key == "metadata" else old
             elif isinstance(value, dict) and isinstance(old, dict):
                 same = {sub: old[sub] for sub, v in value.items() if sub in old and v == old[sub]}
                 rest[key] = {sub: v for sub, v in value.items() if sub not in same}
@@ -162,6 +162,7 @@ class Registry:
             if key in _TYPE_META:
                 obj[key] = obj.pop(key)
             elif key in reused and key not in rest:
+                obj.pop(key, None)  # decoding put an empty metadata where the body had none
                 obj[key] = reused[key]
             elif key in reused:
                 decoded = obj.pop(key, None) or {}

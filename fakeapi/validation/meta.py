@@ -300,10 +300,12 @@ def validate_object_meta_update(
 def same_metadata(new_meta: JSON, old_meta: JSON) -> bool:
     """Nothing but the server-kept resourceVersion and managedFields differs: metadata that was valid
     when stored still is, so update writes (most are status writes) can skip re-checking it."""
-    for key in new_meta.keys() | old_meta.keys():
-        if key not in _SERVER_KEPT and new_meta.get(key) != old_meta.get(key):
-            return False
-    return True
+    for key, value in new_meta.items():
+        if key not in _SERVER_KEPT:
+            old = old_meta.get(key)
+            if old is not value and old != value:
+                return False
+    return all(key in new_meta or value is None for key, value in old_meta.items() if key not in _SERVER_KEPT)
 
 
 _SERVER_KEPT = frozenset(("resourceVersion", "managedFields"))
