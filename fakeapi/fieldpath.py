@@ -224,9 +224,7 @@ def encode_fields(node: Trie) -> JSON:
     """A trie as FieldsV1 JSON, keys in upstream's order (`.` first)."""
     if len(node) == 1 and MEMBER in node:
         return {}  # a leaf: most nodes
-    out: JSON = {}
-    if MEMBER in node and len(node) > 1:
-        out[MEMBER] = {}
+    out: JSON = {MEMBER: {}} if MEMBER in node else {}
     for key in ordered(node):
         out[key] = encode_fields(node[key])
     return out

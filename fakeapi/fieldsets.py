@@ -20,7 +20,7 @@ from fakeapi.fieldpath import (
 from fakeapi.types import JSON
 
 STRIPPED_META = ("name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
-                  "generation", "managedFields", "resourceVersion")
+                 "generation", "managedFields", "resourceVersion")
 
 
 # ---- field sets of objects
