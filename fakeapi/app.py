@@ -10,12 +10,11 @@ from fakeapi.binding import create_binding
 from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
 from fakeapi.control import setup_control_routes
-from fakeapi.faults import fault_middleware
 from fakeapi.keys import api_key, config_key, watch_hub_key
-from fakeapi.middleware import status_middleware
+from fakeapi.middleware import api_middleware
 from fakeapi.openapi.serve import setup_openapi_routes
 from fakeapi.podlogs import pod_log
-from fakeapi.requestlog import record_status, request_log_middleware
+from fakeapi.requestlog import record_status
 from fakeapi.watch import WatchHub
 
 # `namespaces/{name}/status` is a subresource, not a collection named "status"
@@ -28,10 +27,7 @@ WATCH_CLUSTER = "/api/v1/watch/{resource}"
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> web.Application:
     config = config or ServerConfig()
     api = build_api(config, clock)
-    # recording and faults sit inside status_middleware, so injected errors leave as Status bodies
-    middlewares = [status_middleware, request_log_middleware(api.requests, api.clock),
-                   fault_middleware(api.faults, api.clock, lambda: api.store.resource_version)]
-    app = web.Application(middlewares=middlewares, client_max_size=config.max_body_bytes)
+    app = web.Application(middlewares=[api_middleware(api)], client_max_size=config.max_body_bytes)
     app[config_key] = config
     app[api_key] = api
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
@@ -52,23 +48,24 @@ def setup_routes(app: web.Application) -> None:
     router.add_get("/apis", discovery.api_groups)
     router.add_get("/api/v1", discovery.core_v1_resources)
     setup_openapi_routes(app)
+    # aiohttp tries the patterns under one prefix in the order they were added: the busiest writes
+    # first (pod status updates, creates); the generic subresource pattern leaves binding and log alone
+    _subresource_routes(app, NAMESPACED + "/{name}/{subresource:(?!binding$|log$)[^{}/]+}")
+    router.add_get(NAMESPACED, handlers.list_collection)
+    router.add_post(NAMESPACED, handlers.create)
+    router.add_delete(NAMESPACED, handlers.delete_collection)
+    _object_routes(app, NAMESPACED + "/{name}")
     # pods/binding is the one subresource written with POST
     router.add_post("/api/v1/namespaces/{namespace}/pods/{name}/binding", create_binding)
-    # pods/log streams text, unlike the generic {subresource} routes below
+    # pods/log streams text
     router.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", pod_log)
     # legacy watch paths (/api/v1/watch/...) must win over the generic patterns below
     router.add_get(WATCH_NAMESPACED, handlers.watch_collection)
     router.add_get(WATCH_NAMESPACED + "/{name}", handlers.watch_object)
     router.add_get(WATCH_CLUSTER, handlers.watch_collection)
     router.add_get(WATCH_CLUSTER + "/{name}", handlers.watch_object)
-    # namespaces/{name}/status must win over the namespaced collection pattern below
+    # namespaces/{name}/status (the NAMESPACED pattern leaves it alone)
     _subresource_routes(app, "/api/v1/{resource:namespaces}/{name}/{subresource:status}")
-    # namespaced resources
-    router.add_get(NAMESPACED, handlers.list_collection)
-    router.add_post(NAMESPACED, handlers.create)
-    router.add_delete(NAMESPACED, handlers.delete_collection)
-    _object_routes(app, NAMESPACED + "/{name}")
-    _subresource_routes(app, NAMESPACED + "/{name}/{subresource}")
     # cluster-scoped resources (namespaces) and lists across namespaces (/api/v1/pods)
     router.add_get(CLUSTER, handlers.list_collection)
     router.add_post(CLUSTER, handlers.create)

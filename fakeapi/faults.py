@@ -21,7 +21,6 @@ from typing import Any
 
 import orjson
 from aiohttp import web
-from aiohttp.typedefs import Handler, Middleware
 
 from fakeapi.clock import Clock
 from fakeapi.errors import (
@@ -40,7 +39,6 @@ from fakeapi.errors import (
 from fakeapi.requestinfo import RequestInfo, request_info
 from fakeapi.types import JSON
 
-CONTROL_PREFIX = "/fakeapi/"
 FIRED_LOG = 10_000
 MATCHERS = ("verb", "resource", "subresource", "namespace", "name", "field_manager", "user_agent")
 ACTIONS = ("status", "message", "retry_after", "delay", "cut_watch_after", "times", "nth", "probability",
@@ -292,31 +290,25 @@ class Faults:
         return fired
 
 
-def fault_middleware(faults: Faults, clock: Clock, resource_version: Callable[[], int]) -> Middleware:
-    """Apply fired rules before the handler runs: sleep, then raise the error or leave a WatchCut."""
-
-    @web.middleware
-    async def inject_faults(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if not faults.rules or request.path.startswith(CONTROL_PREFIX):
-            return await handler(request)
-        query = request.query
-        info = request_info(request.method, request.path, query)
-        fired = faults.fire(info, query.get("fieldManager", ""), request.headers.get("User-Agent", ""),
-                            request.method, request.path, clock.now())
-        if not fired:
-            return await handler(request)
-        delay = sum(rule.delay or 0 for rule in fired)
-        if delay:
-            await asyncio.sleep(delay)
-        for rule in fired:
-            error = rule.error(info, query, resource_version())
-            if error is not None:
-                raise error
-        for rule in fired:
-            cut = rule.watch_cut(info, query, resource_version())
-            if cut is not None:
-                request[WATCH_CUT_KEY] = cut
-                break
-        return await handler(request)
-
-    return inject_faults
+async def inject_faults(faults: Faults, clock: Clock, resource_version: Callable[[], int],
+                        request: web.Request) -> None:
+    """Apply the rules that fire on this request before it is handled: sleep, then raise the error or
+    leave a WatchCut for the watch handler."""
+    query = request.query
+    info = request_info(request.method, request.path, query)
+    fired = faults.fire(info, query.get("fieldManager", ""), request.headers.get("User-Agent", ""),
+                        request.method, request.path, clock.now())
+    if not fired:
+        return
+    delay = sum(rule.delay or 0 for rule in fired)
+    if delay:
+        await asyncio.sleep(delay)
+    for rule in fired:
+        error = rule.error(info, query, resource_version())
+        if error is not None:
+            raise error
+    for rule in fired:
+        cut = rule.watch_cut(info, query, resource_version())
+        if cut is not None:
+            request[WATCH_CUT_KEY] = cut
+            break

@@ -11,7 +11,6 @@ from typing import Any
 
 import orjson
 from aiohttp import web
-from aiohttp.typedefs import Handler, Middleware
 from multidict import CIMultiDictProxy
 
 from fakeapi.clock import Clock
@@ -132,20 +131,12 @@ class RequestLog:
         return iter(list(self._entries))
 
 
-def request_log_middleware(log: RequestLog, clock: Clock) -> Middleware:
-    """Record every API request (not the /fakeapi/ control API) before it is handled."""
-
-    @web.middleware
-    async def record_requests(request: web.Request, handler: Handler) -> web.StreamResponse:
-        if log.limit <= 0 or request.path.startswith(CONTROL_PREFIX):
-            return await handler(request)
-        entry = log.record(request.method, request.path, request.query, request.headers, clock.now())
-        request[RECORD_KEY] = entry
-        if request.body_exists:
-            entry.body = await request.read()  # aiohttp keeps the bytes, so the handler reads them again
-        return await handler(request)
-
-    return record_requests
+async def record_request(log: RequestLog, clock: Clock, request: web.Request) -> None:
+    """Record an API request before it is handled (its status once the response starts)."""
+    entry = log.record(request.method, request.path, request.query, request.headers, clock.now())
+    request[RECORD_KEY] = entry
+    if request.body_exists:
+        entry.body = await request.read()  # aiohttp keeps the bytes, so the handler reads them again
 
 
 async def record_status(request: web.BaseRequest, response: web.StreamResponse) -> None:
