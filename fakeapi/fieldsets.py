@@ -61,6 +61,7 @@ class Changes(NamedTuple):
 
 
 _ABSENT = object()
+_CONTAINERS = (dict, list)
 
 
 def compare(old: Any, new: Any, node: JSON | None) -> Changes:
@@ -116,8 +117,11 @@ def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> Non
         before = old.get(key, _ABSENT)
         if before is after or before == after:
             continue  # the common case on updates: whole subtrees equal, compared in C
-        if isinstance(after, dict | list) or isinstance(before, dict | list):
-            _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
+        if isinstance(after, _CONTAINERS) or isinstance(before, _CONTAINERS):
+            if before is _ABSENT:  # e.g. a first status write: everything below is added
+                into.changed["f:" + key] = _added(after, node.get(key) if node else None)
+            else:
+                _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
         else:  # a scalar added or modified, the common case: _leaf_change inlined
             into.changed["f:" + key] = LEAF
     for key, before in old.items():
@@ -132,12 +136,36 @@ def _compare_lists(old: list[Any], new: list[Any], kind: str, node: JSON | None,
     item_node = node if kind == "map" else None
     for element, after in new_items.items():
         before = old_items.get(element, _ABSENT)
-        if before is not _ABSENT and before == after:
-            continue
-        _compare_into(before, after, item_node, element, into)
+        if before is _ABSENT:
+            into.changed[element] = _added(after, item_node)
+        elif before != after:
+            _compare_into(before, after, item_node, element, into)
     for element, before in old_items.items():
         if element not in new_items:
             _compare_into(before, _ABSENT, item_node, element, into)
+
+
+def _added(value: Any, node: JSON | None) -> Trie:
+    """What `_compare_into` finds for a value that was absent before (every member it sets), in one
+    simpler walk: first status writes add most of a status."""
+    if isinstance(value, dict):
+        if not value:
+            return LEAF
+        out: Trie = {MEMBER: EMPTY}
+        for key, child in value.items():
+            out["f:" + key] = (_added(child, node.get(key) if node else None)
+                               if isinstance(child, _CONTAINERS) else LEAF)
+        return out
+    if isinstance(value, list) and value:
+        kind = list_kind(node, value)
+        if kind == "atomic":
+            return LEAF
+        item_node = node if kind == "map" else None
+        out = {MEMBER: EMPTY}
+        for element, item in keyed_items(value, kind, list_keys(node) if node is not None else []).items():
+            out[element] = _added(item, item_node)
+        return out
+    return LEAF
 
 
 # ---- what never belongs to a manager
@@ -194,7 +222,7 @@ def _created(value: Any, node: JSON | None, zero: Any) -> JSON | None:
         child_zero = zero if isinstance(zero, dict) else {}
         for key in sorted(value):
             child = value[key]
-            if not isinstance(child, dict | list) and key not in child_zero:
+            if not isinstance(child, _CONTAINERS) and key not in child_zero:
                 out["f:" + key] = {}  # a scalar: the common case, kept cheap
                 continue
             wire = _created(child, node.get(key) if node is not None else None, child_zero.get(key, _ABSENT))
