@@ -33,3 +33,30 @@ def _copy_tree(value: Any) -> Any:
     if type(value) is dict:
         return {key: _copy_tree(item) if type(item) in _CONTAINERS else item for key, item in value.items()}
     return [_copy_tree(item) if type(item) in _CONTAINERS else item for item in value]
+
+
+def parse_sharing(data: bytes, like: dict[str, Any]) -> dict[str, Any]:
+    """Parse the JSON object `data`, taking its leading members from `like` where they serialise to
+    the very same bytes (so they are equal): an update mostly resends the stored metadata and spec,
+    and parsing them again is most of the cost of reading the stored object.
+
+    The result shares those values with `like`; the rest is parsed fresh.
+    """
+    pos = 1  # after "{"; orjson writes no whitespace, so members follow each other directly
+    shared: dict[str, Any] = {}
+    for key, value in like.items():
+        try:
+            member = orjson.dumps(key) + b":" + orjson.dumps(value)
+        except orjson.JSONEncodeError:  # e.g. a YAML body's non-string keys
+            break
+        end = pos + len(member)
+        if not data.startswith(member, pos) or data[end:end + 1] not in (b",", b"}"):
+            break
+        shared[key] = value
+        pos = end + 1
+        if data[end:end + 1] == b"}":
+            return shared
+    if not shared:
+        return orjson.loads(data)  # type: ignore[no-any-return]
+    rest: dict[str, Any] = orjson.loads(b"{" + data[pos:])
+    return {**shared, **rest}

@@ -27,7 +27,7 @@ from fakeapi.errors import (
 )
 from fakeapi.field import invalid
 from fakeapi.ids import IdSource
-from fakeapi.jsonvalues import copy_json, json_type_name
+from fakeapi.jsonvalues import copy_json, json_type_name, parse_sharing
 from fakeapi.managedfields import FieldManager, FieldTracker
 from fakeapi.options import DeleteOptions, WriteOptions
 from fakeapi.store import Store
@@ -265,8 +265,12 @@ class Registry:
 
     def update(self, namespace: str, name: str, body: Any, options: WriteOptions) -> JSON:
         key = self.key(namespace, name)
-        # one read serves both as the reusable decoding and as the old object (no await in between)
-        stored = self.store.get(key) if self.store.exists(key) else None
+        # one read serves both as the reusable decoding and as the old object (no await in between);
+        # what the body resends unchanged is not parsed a second time
+        stored = None
+        if self.store.exists(key):
+            data = self.store.get_bytes(key)
+            stored = parse_sharing(data, body) if isinstance(body, dict) else orjson.loads(data)
         new = self.decode(body, options, stored)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
