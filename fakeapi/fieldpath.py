@@ -185,13 +185,19 @@ def keyed_items(items: list[Any], kind: str, keys: list[str]) -> dict[str, Any]:
     return by_element
 
 
-def ordered(elements: Collection[str]) -> list[str]:
+def ordered(elements: Collection[str]) -> tuple[str, ...]:
     """Path elements in upstream's order: fields by name, then keyed items, values, indexes (no `.`)."""
+    return _ordered(tuple(elements))
+
+
+@lru_cache(maxsize=4096)
+def _ordered(elements: tuple[str, ...]) -> tuple[str, ...]:
+    # the same few sets of elements come up again and again (a container status, a condition)
     names = [e for e in elements if e[0] == "f"]
     names.sort()  # "f:" + name sorts as the name does, and fast
     if len(names) + (MEMBER in elements) < len(elements):
         names.extend(sorted((e for e in elements if e[0] not in "f."), key=_element_order))
-    return names
+    return tuple(names)
 
 
 @lru_cache(maxsize=4096)
