@@ -204,6 +204,12 @@ def _allocated_status(statuses: list[Any], path: str, containers: list[Any]) -> 
     return errs
 
 
+def _sidecars(spec: JSON) -> frozenset[str]:
+    """The init containers that restart like regular ones (restartPolicy Always)."""
+    return frozenset(as_str(as_dict(c).get("name")) for c in as_list(spec.get("initContainers"))
+                     if as_dict(c).get("restartPolicy") == "Always")
+
+
 def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     """ValidatePodStatusUpdate, in upstream's order. (rest.BeforeUpdate's generic ObjectMeta checks
     are `meta.validate_common_update`, which the registry runs first.)
@@ -215,14 +221,14 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     new_spec, old_spec = as_dict(new.get("spec")), as_dict(old.get("spec"))
     new_status, old_status = as_dict(new.get("status")), as_dict(old.get("status"))
 
-    def changed(key: str) -> bool:
-        return new_status.get(key) != old_status.get(key)
-
+    changed = {key for key, value in new_status.items() if value is not old_status.get(key)
+               and value != old_status.get(key)}
+    changed.update(key for key in old_status if key not in new_status)
     errs: list[FieldError] = []
     if not same_metadata(new_meta, old_meta):
         errs += validate_object_meta_update(new_meta, old_meta)
         errs += validate_pod_specific_annotation_updates(new, old, "metadata.annotations")
-    if changed("conditions"):
+    if "conditions" in changed:
         errs += _conditions(as_list(new_status.get("conditions")), "metadata.conditions")
     if as_str(new_spec.get("nodeName")) != as_str(old_spec.get("nodeName")):
         errs.append(fe.forbidden("status.nodeName", "may not be changed directly"))
@@ -236,39 +242,35 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     if new_qos != old_qos:
         errs.append(fe.invalid("status.qosClass", new_qos, FIELD_IMMUTABLE))
     restart_policy = as_str(old_spec.get("restartPolicy"))
-    sidecars = frozenset(
-        as_str(as_dict(c).get("name"))
-        for c in as_list(old_spec.get("initContainers"))
-        if as_dict(c).get("restartPolicy") == "Always"
-    )
-    for key, policy, restartable in (
-        ("containerStatuses", restart_policy, frozenset[str]()),
-        ("initContainerStatuses", restart_policy, sidecars),
-        ("ephemeralContainerStatuses", "Never", frozenset[str]()),
+    for key, policy in (
+        ("containerStatuses", restart_policy),
+        ("initContainerStatuses", restart_policy),
+        ("ephemeralContainerStatuses", "Never"),
     ):
-        if changed(key):
+        if key in changed:
+            restartable = _sidecars(old_spec) if key == "initContainerStatuses" else frozenset()
             errs += _state_transitions(
                 as_list(new_status.get(key)), as_list(old_status.get(key)), f"status.{key}", policy, restartable
             )
-    if changed("resourceClaimStatuses"):
+    if "resourceClaimStatuses" in changed:
         errs += _resource_claim_statuses(
             as_list(new_status.get("resourceClaimStatuses")), new_spec, "status.resourceClaimStatuses"
         )
-    if changed("podIPs") or changed("podIP"):
+    if "podIPs" in changed or "podIP" in changed:
         errs += _pod_ips(new_status)
-    if changed("hostIPs") or changed("hostIP"):
+    if "hostIPs" in changed or "hostIP" in changed:
         errs += _host_ips(new_status)
     os_name = as_str(as_dict(new_spec.get("os")).get("name")) or "linux"
     for key in ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"):
-        if changed(key):
+        if key in changed:
             errs += _status_users(as_list(new_status.get(key)), f"status.{key}", os_name)
-    if changed("containerStatuses"):
+    if "containerStatuses" in changed:
         errs += _allocated_status(
             as_list(new_status.get("containerStatuses")),
             "status.containerStatuses",
             as_list(new_spec.get("containers")),
         )
-    if changed("initContainerStatuses"):
+    if "initContainerStatuses" in changed:
         errs += _allocated_status(
             as_list(new_status.get("initContainerStatuses")),
             "status.initContainerStatuses",
