@@ -29,7 +29,7 @@ class WriteOptions:
     @classmethod
     def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:
         """The options of a write; with no fieldManager, upstream names the manager after the User-Agent."""
-        options = cls.from_query(query)
+        options = cls.from_query(query) if query else cls()  # most writes send no query
         if options.field_manager is None and user_agent:
             options.field_manager = manager_from_user_agent(user_agent)
         return options
