@@ -226,11 +226,13 @@ class FieldManager:
         previous_entry: JSON | None = None
         for entry in stored:
             wire = entry["fieldsV1"]
-            if _ident(entry) == ident:
+            if _is_entry_of(entry, ident):
                 # what changed is added back below: only what was removed goes
-                previous, previous_entry = wire_difference(wire, removed), entry
+                previous, previous_entry = wire_difference(wire, removed) if removed else wire, entry
                 continue
-            kept = wire_difference(wire_difference(wire, changed), removed)
+            kept = wire_difference(wire, changed) if changed else wire
+            if removed:
+                kept = wire_difference(kept, removed)
             if kept is wire:
                 entries.append(entry)
             elif kept:
@@ -259,10 +261,12 @@ def _entry(ident: ManagerId, wire: JSON, time: str) -> JSON:
     return entry
 
 
-def _ident(entry: JSON) -> ManagerId:
-    operation = entry.get("operation", "")
-    api_version = "" if operation == APPLY else entry.get("apiVersion", "")
-    return ManagerId(entry.get("manager") or "", operation, api_version, entry.get("subresource") or "")
+def _is_entry_of(entry: JSON, ident: ManagerId) -> bool:
+    """Whether a stored entry is this manager's (compared field by field: it runs for every entry of
+    every write, and building a ManagerId for each costs more)."""
+    return ((entry.get("manager") or "") == ident.manager and entry.get("operation", "") == ident.operation
+            and (entry.get("subresource") or "") == ident.subresource
+            and ("" if ident.operation == APPLY else entry.get("apiVersion", "")) == ident.api_version)
 
 
 def _entry_order(entry: JSON) -> tuple[str, ...]:
