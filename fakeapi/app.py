@@ -14,7 +14,6 @@ from fakeapi.keys import api_key, config_key, watch_hub_key
 from fakeapi.middleware import api_middleware
 from fakeapi.openapi.serve import setup_openapi_routes
 from fakeapi.podlogs import pod_log
-from fakeapi.requestlog import record_status
 from fakeapi.watch import WatchHub
 
 # `namespaces/{name}/status` is a subresource, not a collection named "status"
@@ -33,7 +32,6 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app.on_shutdown.append(app[watch_hub_key].shutdown)  # ends every watch before aiohttp waits for handlers
-    app.on_response_prepare.append(record_status)
     setup_routes(app)
     setup_control_routes(app)
     return app

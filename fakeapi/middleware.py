@@ -39,23 +39,27 @@ def api_middleware(api: Api) -> Middleware:
 
     @web.middleware
     async def handle(request: web.Request, handler: Handler) -> web.StreamResponse:
+        recorded = None
         try:
             if not request.path.startswith(CONTROL_PREFIX):  # the control API is neither recorded nor faulted
                 if api.requests.limit > 0:
-                    await record_request(api.requests, api.clock, request)
+                    recorded = await record_request(api.requests, api.clock, request)
                 if api.faults.rules:
                     await inject_faults(api.faults, api.clock, lambda: api.store.resource_version, request)
-            return await handler(request)
+            response = await handler(request)
         except StatusError as error:
-            return status_response(error)
+            response = status_response(error)
         except web.HTTPException as error:
             status_error = _http_error(request, error)
             if status_error is None:
                 raise
-            return status_response(status_error)
+            response = status_response(status_error)
         except Exception as error:
             log.exception("internal error serving %s %s", request.method, request.path_qs)
-            return status_response(InternalError(f"Internal error occurred: {error!r}"))
+            response = status_response(InternalError(f"Internal error occurred: {error!r}"))
+        if recorded is not None and recorded.status is None:
+            recorded.status = response.status
+        return response
 
     return handle
 

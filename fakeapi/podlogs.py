@@ -13,6 +13,7 @@ from aiohttp import web
 from fakeapi import field as fe
 from fakeapi.clock import Clock, parse_rfc3339
 from fakeapi.errors import BadRequest, Invalid, NotFound
+from fakeapi.requestlog import record_status
 from fakeapi.store import Event
 from fakeapi.types import JSON
 
@@ -234,6 +235,7 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
         return web.Response(body=body[:limit] if limit is not None else body, content_type="text/plain")
     response = web.StreamResponse(headers={"Content-Type": "text/plain"})
     await response.prepare(request)
+    record_status(request, response)
     sent = 0
     while True:
         chunk = body[sent:] if limit is None else body[sent:limit]

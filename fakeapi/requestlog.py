@@ -131,16 +131,18 @@ class RequestLog:
         return iter(list(self._entries))
 
 
-async def record_request(log: RequestLog, clock: Clock, request: web.Request) -> None:
-    """Record an API request before it is handled (its status once the response starts)."""
+async def record_request(log: RequestLog, clock: Clock, request: web.Request) -> RecordedRequest:
+    """Record an API request before it is handled; `record_status` adds the status later."""
     entry = log.record(request.method, request.path, request.query, request.headers, clock.now())
     request[RECORD_KEY] = entry
     if request.body_exists:
         entry.body = await request.read()  # aiohttp keeps the bytes, so the handler reads them again
+    return entry
 
 
-async def record_status(request: web.BaseRequest, response: web.StreamResponse) -> None:
-    """on_response_prepare: the status is known when headers go out, also for long-lived watch streams."""
+def record_status(request: web.BaseRequest, response: web.StreamResponse) -> None:
+    """The status of a recorded request, once it is known: streams (watch, log) call this when their
+    headers go out, so a long-lived stream shows its status while it runs."""
     entry = request.get(RECORD_KEY)
-    if entry is not None:
+    if entry is not None and entry.status is None:
         entry.status = response.status

@@ -26,6 +26,7 @@ from fakeapi.clock import Clock
 from fakeapi.errors import Expired, StatusError, Timeout, with_retry_after
 from fakeapi.faults import WATCH_CUT_KEY
 from fakeapi.labels import LabelSelector
+from fakeapi.requestlog import record_status
 from fakeapi.selectors import FieldSelector
 from fakeapi.store import Event, Store
 from fakeapi.tables import to_table
@@ -614,6 +615,7 @@ async def serve_watch(request: web.Request, hub: WatchHub, spec: WatchSpec,
         response.enable_chunked_encoding()
     try:
         await response.prepare(request)
+        record_status(request, response)
         cut = request.get(WATCH_CUT_KEY)
         if cut is None:
             # the hub frames chunks itself, so it only writes directly into chunked streams
