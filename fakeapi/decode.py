@@ -75,8 +75,8 @@ class Decoded:
 class _Plan:
     struct: str  # the Go struct name, e.g. "PodSpec"
     fields: dict[str, _Spec]
-    # a top-level spec's JSON -> (decoded JSON, unknown fields): see _template_part
-    memo: dict[bytes, tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
+    # (field, its JSON) -> (decoded JSON, unknown fields), for the parts _shared_part memoises
+    memo: dict[tuple[str, bytes], tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
 
 
 @dataclass(slots=True)
@@ -195,11 +195,14 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
                 if type(value) is not dict:
                     raise _WrongType(json_type_name(value), spec.go_type)
                 if not path and key == "spec":
-                    value = _template_part(spec.plan, value, unknown)  # type: ignore[arg-type]
+                    value = _shared_part(plan, key, value, spec, "spec.", unknown)
                 else:
                     value = _object(spec.plan, value, f"{path}{key}.", unknown)  # type: ignore[arg-type]
             elif kind == _LIST:
-                value = _list(spec, value, f"{path}{key}", unknown)
+                if path == "status.":
+                    value = _shared_part(plan, key, value, spec, "status." + key, unknown)
+                else:
+                    value = _list(spec, value, f"{path}{key}", unknown)
             else:
                 value = _leaf(spec, value)
             out[key] = value
@@ -215,24 +218,30 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
 _MEMO_SIZE = 256
 
 
-def _template_part(plan: _Plan, value: JSON, unknown: list[str]) -> JSON:
-    """A top-level `spec`, memoised on its JSON: objects made from one template share it, and walking
-    it is most of the cost of a decode. The result is a fresh copy: defaulting edits it in place."""
+def _shared_part(plan: _Plan, key: str, value: Any, spec: _Spec, path: str, unknown: list[str]) -> Any:
+    """A part many objects share, memoised on its JSON: a top-level `spec` (objects made from one
+    template) and the lists of a status (the conditions and container statuses of pods alike).
+    Walking them is most of the cost of a decode. The result is a fresh copy: defaulting edits it."""
     try:
         raw = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATETIME)
     except TypeError:  # not plain JSON (a YAML date, a non-string key): no memo key, walk it
-        return _object(plan, value, "spec.", unknown)
+        return _walk(spec, value, path, unknown)
     memo = plan.memo
-    found = memo.get(raw)
+    found = memo.get((key, raw))
     if found is None:
         pruned: list[str] = []
-        found = orjson.dumps(_object(plan, value, "spec.", pruned)), tuple(pruned)
+        found = orjson.dumps(_walk(spec, value, path, pruned)), tuple(pruned)
         if len(memo) >= _MEMO_SIZE:
             del memo[next(iter(memo))]  # the oldest
-        memo[raw] = found
+        memo[key, raw] = found
     unknown.extend(found[1])
-    decoded: JSON = orjson.loads(found[0])
-    return decoded
+    return orjson.loads(found[0])
+
+
+def _walk(spec: _Spec, value: Any, path: str, unknown: list[str]) -> Any:
+    if spec.kind == _LIST:
+        return _list(spec, value, path, unknown)
+    return _object(spec.plan, value, path, unknown)  # type: ignore[arg-type]
 
 
 def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:
