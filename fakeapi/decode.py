@@ -34,6 +34,7 @@ from marshmallow import Schema, fields
 
 from fakeapi.errors import BadRequest
 from fakeapi.jsonvalues import copy_json, json_type_name
+from fakeapi.memo import Memo
 from fakeapi.schemas.base import (
     QUANTITY_FORMAT_ERROR,
     FreeForm,
@@ -76,7 +77,7 @@ class _Plan:
     struct: str  # the Go struct name, e.g. "PodSpec"
     fields: dict[str, _Spec]
     # (field, its JSON) -> (decoded JSON, unknown fields), for the parts _shared_part memoises
-    memo: dict[tuple[str, bytes], tuple[bytes, tuple[str, ...]]] = field(default_factory=dict)
+    memo: Memo[tuple[str, bytes], tuple[bytes, tuple[str, ...]]] = field(default_factory=lambda: Memo(256))
 
 
 @dataclass(slots=True)
@@ -215,9 +216,6 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
     return out
 
 
-_MEMO_SIZE = 256
-
-
 def _shared_part(plan: _Plan, key: str, value: Any, spec: _Spec, path: str, unknown: list[str]) -> Any:
     """A part many objects share, memoised on its JSON: a top-level `spec` (objects made from one
     template) and the lists of a status (the conditions and container statuses of pods alike).
@@ -231,9 +229,7 @@ def _shared_part(plan: _Plan, key: str, value: Any, spec: _Spec, path: str, unkn
     if found is None:
         pruned: list[str] = []
         found = orjson.dumps(_walk(spec, value, path, pruned)), tuple(pruned)
-        if len(memo) >= _MEMO_SIZE:
-            del memo[next(iter(memo))]  # the oldest
-        memo[key, raw] = found
+        memo.put((key, raw), found)
     unknown.extend(found[1])
     return orjson.loads(found[0])
 

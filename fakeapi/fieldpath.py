@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from fakeapi.memo import Memo
 from fakeapi.schemas.patchtree import LIST_MAP_KEYS, LIST_TYPE, MERGE_KEY, STRATEGY
 from fakeapi.types import JSON
 
@@ -236,6 +237,21 @@ def encode_fields(node: Trie) -> JSON:
     return out
 
 
+_encoded_by_id: Memo[int, tuple[Trie, JSON]] = Memo(256)
+
+
+def _encoded(node: Trie) -> JSON:
+    """`encode_fields` of a trie added whole; the same trie (shared by memoised compares) is encoded
+    once. Wire sets are never mutated either, so the result is shared too."""
+    found = _encoded_by_id.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
+    wire = encode_fields(node)
+    if len(node) > 1:  # leaves are encoded at once anyway
+        _encoded_by_id.put(id(node), (node, wire))  # holding the trie keeps its id from being reused
+    return wire
+
+
 def decode_fields(wire: Any) -> Trie:
     """A FieldsV1 set (a root: `{}` is the empty set) as a trie. Raises ValueError when malformed."""
     if not isinstance(wire, dict):
@@ -298,7 +314,7 @@ def _wire_with(wire: JSON, trie: Trie, member: bool) -> JSON:
             continue
         child = wire.get(key)
         if child is None:
-            grown[key] = encode_fields(sub)
+            grown[key] = _encoded(sub)
         else:
             bigger = _wire_with(child, sub, not child or MEMBER in child)
             if bigger is not child:

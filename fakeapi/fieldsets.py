@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
+import orjson
+
 from fakeapi.fieldpath import (
     EMPTY,
     LEAF,
@@ -17,6 +19,7 @@ from fakeapi.fieldpath import (
     list_kind,
     ordered,
 )
+from fakeapi.memo import Memo
 from fakeapi.types import JSON
 
 STRIPPED_META = ("name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
@@ -119,7 +122,7 @@ def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> Non
             continue  # the common case on updates: whole subtrees equal, compared in C
         if isinstance(after, _CONTAINERS) or isinstance(before, _CONTAINERS):
             if before is _ABSENT:  # e.g. a first status write: everything below is added
-                into.changed["f:" + key] = _added(after, node.get(key) if node else None)
+                into.changed["f:" + key] = _added_shared(after, node.get(key) if node else None)
             else:
                 _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
         else:  # a scalar added or modified, the common case: _leaf_change inlined
@@ -143,6 +146,26 @@ def _compare_lists(old: list[Any], new: list[Any], kind: str, node: JSON | None,
     for element, before in old_items.items():
         if element not in new_items:
             _compare_into(before, _ABSENT, item_node, element, into)
+
+
+_added_memo: Memo[tuple[bytes, int], tuple[JSON | None, Trie]] = Memo(256)
+
+
+def _added_shared(value: Any, node: JSON | None) -> Trie:
+    """`_added`, memoised on the value's JSON (tries are never mutated, so one is shared): the
+    conditions and container statuses pods report are often alike."""
+    if not isinstance(value, _CONTAINERS):
+        return LEAF
+    try:
+        key = orjson.dumps(value), id(node)
+    except TypeError:  # not plain JSON (a YAML date, a non-string key)
+        return _added(value, node)
+    found = _added_memo.get(key)
+    if found is not None and found[0] is node:
+        return found[1]
+    trie = _added(value, node)
+    _added_memo.put(key, (node, trie))  # holding the node keeps its id from being reused
+    return trie
 
 
 def _added(value: Any, node: JSON | None) -> Trie:

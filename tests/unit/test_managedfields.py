@@ -179,6 +179,19 @@ def test_compare_marks_new_maps_and_list_items_themselves_as_added() -> None:
     assert added["f:spec"]["f:containers"] == {'k:{"name":"side"}': {".": {}, "f:image": {}, "f:name": {}}}
 
 
+def test_compare_finds_the_same_added_fields_when_alike_values_come_again() -> None:
+    # what a write adds is memoised on its JSON: a second pod with the same new labels gets the same
+    # answer, and a different value never gets the first one's
+    old = pod()
+    del old["metadata"]["labels"]
+    first = encode_fields(compare(old, pod(), TREE).changed)
+    again = encode_fields(compare(old, pod(), TREE).changed)
+    other = pod()
+    other["metadata"]["labels"] = {"role": "db"}
+    assert first == again == {"f:metadata": {"f:labels": {".": {}, "f:app": {}}}}
+    assert encode_fields(compare(old, other, TREE).changed) == {"f:metadata": {"f:labels": {".": {}, "f:role": {}}}}
+
+
 def test_compare_of_equal_objects_is_empty() -> None:
     assert compare(pod(), pod(), TREE) == ({}, {})
 
