@@ -237,19 +237,26 @@ def encode_fields(node: Trie) -> JSON:
     return out
 
 
-_encoded_by_id: Memo[int, tuple[Trie, JSON]] = Memo(256)
+_wire_of_shared: Memo[int, tuple[Trie, JSON]] = Memo(256)
+
+
+def share_encoding(node: Trie) -> None:
+    """Encode a trie that will come up again (a memoised compare's) once, for `_encoded` to reuse.
+    Wire sets are never mutated either, so the encoding is shared too."""
+    _wire_of_shared.put(id(node), (node, encode_fields(node)))  # holding the trie keeps its id
 
 
 def _encoded(node: Trie) -> JSON:
-    """`encode_fields` of a trie added whole; the same trie (shared by memoised compares) is encoded
-    once. Wire sets are never mutated either, so the result is shared too."""
-    found = _encoded_by_id.get(id(node))
+    """`encode_fields`, reusing the encodings `share_encoding` keeps for parts of the trie."""
+    found = _wire_of_shared.get(id(node))
     if found is not None and found[0] is node:
         return found[1]
-    wire = encode_fields(node)
-    if len(node) > 1:  # leaves are encoded at once anyway
-        _encoded_by_id.put(id(node), (node, wire))  # holding the trie keeps its id from being reused
-    return wire
+    if len(node) == 1 and MEMBER in node:
+        return {}
+    out: JSON = {MEMBER: {}} if MEMBER in node else {}
+    for key in ordered(node):
+        out[key] = _encoded(node[key])
+    return out
 
 
 def decode_fields(wire: Any) -> Trie:

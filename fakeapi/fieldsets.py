@@ -18,6 +18,7 @@ from fakeapi.fieldpath import (
     list_keys,
     list_kind,
     ordered,
+    share_encoding,
 )
 from fakeapi.memo import Memo
 from fakeapi.types import JSON
@@ -165,6 +166,8 @@ def _added_shared(value: Any, node: JSON | None) -> Trie:
         return found[1]
     trie = _added(value, node)
     _added_memo.put(key, (node, trie))  # holding the node keeps its id from being reused
+    if len(trie) > 1:
+        share_encoding(trie)  # the field manager encodes what was added
     return trie
 
 
