@@ -149,12 +149,17 @@ class Registry:
             old = stored.get(key, _MISSING)
             if key in _TYPE_META or old is _MISSING:
                 rest[key] = value
-            elif value == old:  # metadata is a fresh dict (the pipeline edits it in place), the rest shared
-                reused[key] = dict(old) if key == "metadata" else old
-            elif isinstance(value, dict) and isinstance(old, dict):
+            elif isinstance(value, dict) and isinstance(old, dict) and value is not old:
+                # compared member by member (not first as a whole, which compares it all twice)
                 same = {sub: old[sub] for sub, v in value.items() if sub in old and v == old[sub]}
-                rest[key] = {sub: v for sub, v in value.items() if sub not in same}
-                reused[key] = same
+                if len(same) == len(value) == len(old):
+                    reused[key] = dict(old) if key == "metadata" else old
+                else:
+                    rest[key] = {sub: v for sub, v in value.items() if sub not in same}
+                    reused[key] = same
+            elif value is old or value == old:
+                # metadata is a fresh dict (the pipeline edits it in place), the rest shared
+                reused[key] = dict(old) if key == "metadata" else old
             else:
                 rest[key] = value
         obj = self.decode(rest, options)
