@@ -29,7 +29,7 @@ from fakeapi.registry import Registry
 from fakeapi.responses import json_response
 from fakeapi.selectors import FieldSelector, parse_field_selector, parse_label_selector
 from fakeapi.store import Store
-from fakeapi.tables import table_group_version, to_table
+from fakeapi.tables.accept import table_group_version
 from fakeapi.types import JSON, ObjectKey
 from fakeapi.watch import (
     TableRenderer,
@@ -308,6 +308,8 @@ def _table_content_type(version: str) -> str:
 
 
 def _table_response(request: web.Request, registry: Registry, version: str, page: Page) -> web.Response:
+    from fakeapi.tables.table import to_table
+
     include = _include_object(request)
     objects = [orjson.loads(data) for data in page.items]
     table = to_table(registry.info.kind, objects, registry.clock.now(), include,
@@ -329,6 +331,8 @@ async def get_one(request: web.Request, registry: Registry, namespace: str, name
     version = table_group_version(request.headers.get("Accept", ""))
     if version is None:
         return json_response(data)
+    from fakeapi.tables.table import to_table
+
     include = _include_object(request)
     obj: JSON = orjson.loads(data)
     rv = str((obj.get("metadata") or {}).get("resourceVersion", ""))

@@ -29,7 +29,6 @@ from fakeapi.labels import LabelSelector
 from fakeapi.requestlog import record_status
 from fakeapi.selectors import FieldSelector
 from fakeapi.store import Event, Store
-from fakeapi.tables import to_table
 from fakeapi.types import JSON
 
 DEFAULT_WATCH_BUFFER = 10_000  # events a watcher may have pending before it is cut off
@@ -124,6 +123,8 @@ class TableRenderer:
         self._first = True
 
     def frame(self, event_type: str, obj: JSON) -> bytes:
+        from fakeapi.tables.table import to_table  # loads with the first Table request
+
         version = str((obj.get("metadata") or {}).get("resourceVersion", ""))
         table = to_table(self.kind, [obj], self.now(), self.include_object, version,
                          with_columns=self._first, api_version=self.api_version)

@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from fakeapi.errors import BadRequest
-from fakeapi.tables import (
+from fakeapi.tables.table import (
     column_definitions,
     human_duration,
     parse_table_accept,

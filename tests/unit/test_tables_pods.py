@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fakeapi.tables import table_row
+from fakeapi.tables.table import table_row
 from fakeapi.types import JSON
 
 NOW = datetime(2026, 12, 2, 10, 30, 0, tzinfo=UTC)
