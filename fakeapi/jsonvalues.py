@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -35,6 +36,12 @@ def _copy_tree(value: Any) -> Any:
     return [_copy_tree(item) if type(item) in _CONTAINERS else item for item in value]
 
 
+@lru_cache(maxsize=256)
+def _member_head(key: str) -> bytes:
+    """`"key":` as orjson writes it (the same few top-level keys every time)."""
+    return orjson.dumps(key) + b":"
+
+
 def parse_sharing(data: bytes, like: dict[str, Any]) -> dict[str, Any]:
     """Parse the JSON object `data`, taking its leading members from `like` where they serialise to
     the very same bytes (so they are equal): an update mostly resends the stored metadata and spec,
@@ -46,8 +53,8 @@ def parse_sharing(data: bytes, like: dict[str, Any]) -> dict[str, Any]:
     shared: dict[str, Any] = {}
     for key, value in like.items():
         try:
-            member = orjson.dumps(key) + b":" + orjson.dumps(value)
-        except orjson.JSONEncodeError:  # e.g. a YAML body's non-string keys
+            member = _member_head(key) + orjson.dumps(value)
+        except (orjson.JSONEncodeError, TypeError):  # e.g. a YAML body's non-string keys
             break
         end = pos + len(member)
         if not data.startswith(member, pos) or data[end:end + 1] not in (b",", b"}"):
