@@ -11,6 +11,7 @@ import orjson
 
 from fakeapi.api import Api
 from fakeapi.errors import BadRequest
+from fakeapi.jsonvalues import copy_json
 from fakeapi.options import WriteOptions
 from fakeapi.registry import Registry
 from fakeapi.types import JSON
@@ -88,4 +89,5 @@ def seed_one(api: Api, obj: JSON) -> JSON:
     if status and status_registry is not None:
         created["status"] = {**(created.get("status") or {}), **status}
         created = status_registry.update(namespace, created["metadata"]["name"], created, WriteOptions())
-    return created
+    # a copy: the caller owns it, and a write may share parts with the server's memos
+    return copy_json(created)  # type: ignore[no-any-return]

@@ -148,6 +148,22 @@ async def test_seeded_objects_go_through_the_create_pipeline(make_pod: Any) -> N
                                                 '"Bad_Name": a lowercase RFC 1123 subdomain')
 
 
+async def test_changing_a_seeded_object_changes_nothing_the_server_keeps(make_pod: Any) -> None:
+    # the server works out alike statuses once; what seed returns must be the caller's own copy
+    status = {"phase": "Running", "conditions": [{"type": "Ready", "status": "True"}]}
+    async with FakeAPIServer() as server:
+        [first] = server.seed(make_pod("a", status=status))
+        owned = first["metadata"]["managedFields"][-1]["fieldsV1"]["f:status"]
+        owned["f:conditions"].clear()
+        owned["f:phase"]["f:surprise"] = {}
+        [second] = server.seed(make_pod("b", status=status))
+        assert second["metadata"]["managedFields"][-1]["fieldsV1"] == {"f:status": {
+            "f:conditions": {".": {}, 'k:{"type":"Ready"}': {".": {}, "f:status": {}, "f:type": {}}},
+            "f:phase": {}}}
+        assert server.get("pods", "a")["metadata"]["managedFields"][-1]["fieldsV1"] == \
+            second["metadata"]["managedFields"][-1]["fieldsV1"]
+
+
 def test_seed_refuses_kinds_it_does_not_serve() -> None:
     with FakeAPIServer() as server, pytest.raises(BadRequest) as refused:
         server.seed({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}})
