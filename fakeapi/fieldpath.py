@@ -227,36 +227,27 @@ def _value_order(value: Any) -> tuple[int, Any]:
 # ---- the wire form
 
 
+_wire_of_shared: Memo[int, tuple[Trie, JSON]] = Memo(256)
+
+
 def encode_fields(node: Trie) -> JSON:
-    """A trie as FieldsV1 JSON, keys in upstream's order (`.` first)."""
+    """A trie as FieldsV1 JSON, keys in upstream's order (`.` first). Parts that `share_encoding`
+    encoded already are reused."""
     if len(node) == 1 and MEMBER in node:
         return {}  # a leaf: most nodes
+    found = _wire_of_shared.get(id(node))
+    if found is not None and found[0] is node:
+        return found[1]
     out: JSON = {MEMBER: {}} if MEMBER in node else {}
     for key in ordered(node):
         out[key] = encode_fields(node[key])
     return out
 
 
-_wire_of_shared: Memo[int, tuple[Trie, JSON]] = Memo(256)
-
-
 def share_encoding(node: Trie) -> None:
-    """Encode a trie that will come up again (a memoised compare's) once, for `_encoded` to reuse.
-    Wire sets are never mutated either, so the encoding is shared too."""
+    """Encode a trie that will come up again (a memoised compare's) once, for `encode_fields` to
+    reuse. Wire sets are never mutated either, so the encoding is shared too."""
     _wire_of_shared.put(id(node), (node, encode_fields(node)))  # holding the trie keeps its id
-
-
-def _encoded(node: Trie) -> JSON:
-    """`encode_fields`, reusing the encodings `share_encoding` keeps for parts of the trie."""
-    found = _wire_of_shared.get(id(node))
-    if found is not None and found[0] is node:
-        return found[1]
-    if len(node) == 1 and MEMBER in node:
-        return {}
-    out: JSON = {MEMBER: {}} if MEMBER in node else {}
-    for key in ordered(node):
-        out[key] = _encoded(node[key])
-    return out
 
 
 def decode_fields(wire: Any) -> Trie:
@@ -321,7 +312,7 @@ def _wire_with(wire: JSON, trie: Trie, member: bool) -> JSON:
             continue
         child = wire.get(key)
         if child is None:
-            grown[key] = _encoded(sub)
+            grown[key] = encode_fields(sub)
         else:
             bigger = _wire_with(child, sub, not child or MEMBER in child)
             if bigger is not child:
