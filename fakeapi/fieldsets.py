@@ -128,6 +128,8 @@ def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> Non
                 _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
         else:  # a scalar added or modified, the common case: _leaf_change inlined
             into.changed["f:" + key] = LEAF
+    if old.keys() <= new.keys():
+        return  # nothing removed (the common case), checked in C
     for key, before in old.items():
         if key not in new:
             _compare_into(before, _ABSENT, node.get(key) if node else None, "f:" + key, into)

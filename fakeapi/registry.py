@@ -142,39 +142,40 @@ class Registry:
 
     def _decode_changes(self, body: JSON, options: WriteOptions, stored: JSON) -> JSON:
         """Decode only what differs from `stored`, two levels deep (e.g. status.message, not the
-        unchanged conditions); the rest is taken from `stored`, in the body's key order."""
-        rest: JSON = {}
-        reused: JSON = {}  # top-level key -> stored value, or a dict of reused sub-keys
+        unchanged conditions); the rest is taken from `stored`, in the body's key order.
+
+        Equal parts are taken from `stored`, not from the body: Python's == also equates JSON `true`
+        with `1`, and the stored value has the decoded type."""
+        rest: JSON = {}  # what is decoded: changed members, or the changed sub-members of an object
+        reused: JSON = {}  # top-level key -> the stored value it is equal to, or partly equal to
         for key, value in body.items():
             old = stored.get(key, _MISSING)
-            if key in _TYPE_META or old is _MISSING:
+            if old is _MISSING or key in _TYPE_META:
                 rest[key] = value
-            elif isinstance(value, dict) and isinstance(old, dict) and value is not old:
-                # compared member by member (not first as a whole, which compares it all twice)
-                same = {sub: old[sub] for sub, v in value.items() if sub in old and v == old[sub]}
-                if len(same) == len(value) == len(old):
-                    reused[key] = dict(old) if key == "metadata" else old
-                else:
-                    rest[key] = {sub: v for sub, v in value.items() if sub not in same}
-                    reused[key] = same
-            elif value is old or value == old:
-                # metadata is a fresh dict (the pipeline edits it in place), the rest shared
-                reused[key] = dict(old) if key == "metadata" else old
+            elif value is old:
+                reused[key] = old
+            elif type(value) is dict and type(old) is dict:
+                changed = {sub: item for sub, item in value.items() if old.get(sub, _MISSING) != item}
+                if changed or len(value) != len(old):
+                    rest[key] = changed
+                reused[key] = old
+            elif value == old:
+                reused[key] = old
             else:
                 rest[key] = value
-        obj = self.decode(rest, options)
-        for key in body:
-            if key in _TYPE_META:
-                obj[key] = obj.pop(key)
-            elif key in reused and key not in rest:
-                obj.pop(key, None)  # decoding put an empty metadata where the body had none
-                obj[key] = reused[key]
-            elif key in reused:
-                decoded = obj.pop(key, None) or {}
-                obj[key] = {sub: reused[key][sub] if sub in reused[key] else decoded[sub]
-                            for sub in body[key] if sub in reused[key] or sub in decoded}
-            elif key in obj:
-                obj[key] = obj.pop(key)
+        decoded = self.decode(rest, options)
+        obj: JSON = {key: value for key, value in decoded.items() if key not in body}
+        for key, value in body.items():
+            if key not in reused:
+                if key in decoded:
+                    obj[key] = decoded[key]
+            elif key not in rest:
+                # metadata is a fresh dict (the pipeline edits it in place), the rest shared
+                obj[key] = dict(reused[key]) if key == "metadata" else reused[key]
+            else:
+                changed, old, new_parts = rest[key], reused[key], decoded.get(key) or {}
+                obj[key] = {sub: new_parts[sub] if sub in changed else old[sub]
+                            for sub in value if sub in new_parts or sub not in changed}
         return obj
 
     def encoded(self, obj: JSON) -> JSON | bytes:

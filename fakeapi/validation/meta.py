@@ -300,6 +300,10 @@ def validate_object_meta_update(
 def same_metadata(new_meta: JSON, old_meta: JSON) -> bool:
     """Nothing but the server-kept resourceVersion and managedFields differs: metadata that was valid
     when stored still is, so update writes (most are status writes) can skip re-checking it."""
+    # the common answer in one comparison done in C; a Python loop over the keys costs ~10x more
+    if {**new_meta, **_SERVER_KEPT_BLANK} == {**old_meta, **_SERVER_KEPT_BLANK}:
+        return True
+    # a key set to null on one side and absent on the other is still the same
     for key, value in new_meta.items():
         if key not in _SERVER_KEPT:
             old = old_meta.get(key)
@@ -309,6 +313,7 @@ def same_metadata(new_meta: JSON, old_meta: JSON) -> bool:
 
 
 _SERVER_KEPT = frozenset(("resourceVersion", "managedFields"))
+_SERVER_KEPT_BLANK = dict.fromkeys(_SERVER_KEPT)
 
 
 def validate_common_update(new: JSON, old: JSON, namespaced: bool = True) -> list[FieldError]:

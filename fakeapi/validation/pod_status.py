@@ -223,7 +223,8 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
 
     changed = {key for key, value in new_status.items() if value is not old_status.get(key)
                and value != old_status.get(key)}
-    changed.update(key for key in old_status if key not in new_status)
+    if not old_status.keys() <= new_status.keys():
+        changed.update(old_status.keys() - new_status.keys())
     errs: list[FieldError] = []
     if not same_metadata(new_meta, old_meta):
         errs += validate_object_meta_update(new_meta, old_meta)
