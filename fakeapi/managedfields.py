@@ -208,14 +208,15 @@ class FieldManager:
         _set_entries(meta, encode_managers(managers))
 
     def _created_fields(self, obj: JSON) -> JSON:
-        """The FieldsV1 (wire form) a create gives its manager; a fresh copy, callers own it."""
+        """The FieldsV1 (wire form) a create gives its manager. Shared by every create of one template:
+        like all wire sets it is never mutated (a later write builds new nodes where it changes)."""
         meta: JSON = obj["metadata"]
         owned = {**obj, "metadata": {k: v for k, v in meta.items() if k not in STRIPPED_META}}
-        return orjson.loads(self._created_wire(orjson.dumps(owned)))  # type: ignore[no-any-return]
+        return self._created_wire(orjson.dumps(owned))
 
-    def _created_wire_of(self, owned_json: bytes) -> bytes:
+    def _created_wire_of(self, owned_json: bytes) -> JSON:
         owned: JSON = orjson.loads(owned_json)
-        return orjson.dumps(created_fields(owned, self.tree, zero_object(str(owned.get("kind"))), self.ignored))
+        return created_fields(owned, self.tree, zero_object(str(owned.get("kind"))), self.ignored)
 
     def _updated_entries(self, stored: list[JSON], ident: ManagerId, changed: Trie,
                          removed: Trie) -> list[JSON]:
@@ -224,6 +225,7 @@ class FieldManager:
         entries: list[JSON] = []
         previous: JSON = {}
         previous_entry: JSON | None = None
+        others_kept = True
         for entry in stored:
             wire = entry["fieldsV1"]
             if _is_entry_of(entry, ident):
@@ -235,13 +237,23 @@ class FieldManager:
                 kept = wire_difference(kept, removed)
             if kept is wire:
                 entries.append(entry)
-            elif kept:
+                continue
+            others_kept = False
+            if kept:
                 entries.append({**entry, "fieldsV1": kept})
+        own: JSON | None = None
         if changed:
-            entries.append(_entry(ident, wire_union(previous, changed), self.clock.timestamp()))
+            wire, time = wire_union(previous, changed), self.clock.timestamp()
+            if previous_entry is not None and wire is previous_entry["fieldsV1"] and previous_entry.get("time") == time:
+                own = previous_entry  # the manager rewrote fields it owns within the same second
+            else:
+                own = _entry(ident, wire, time)
         elif previous and previous_entry is not None:
-            entries.append(previous_entry if previous is previous_entry["fieldsV1"]
-                           else {**previous_entry, "fieldsV1": previous})
+            own = previous_entry if previous is previous_entry["fieldsV1"] else {**previous_entry, "fieldsV1": previous}
+        if others_kept and own is previous_entry:
+            return stored  # nothing changed hands: the stored entries as they are (and in order)
+        if own is not None:
+            entries.append(own)
         entries.sort(key=_entry_order)
         return entries
 
