@@ -138,6 +138,8 @@ def _keep_observed_generation(status: JSON, old_status: JSON) -> None:
     """A zero observedGeneration (pod or condition) keeps the stored one, as upstream does."""
     if not status.get("observedGeneration") and old_status.get("observedGeneration"):
         status["observedGeneration"] = old_status["observedGeneration"]
+    if status.get("conditions") is old_status.get("conditions"):
+        return  # resent unchanged (the registry then shares the stored list): nothing was dropped
     old_conditions = [c for c in old_status.get("conditions") or [] if isinstance(c, dict)]
     if not any(c.get("observedGeneration") for c in old_conditions):
         return  # the common case: nothing to carry forward
