@@ -210,6 +210,11 @@ def _sidecars(spec: JSON) -> frozenset[str]:
                      if as_dict(c).get("restartPolicy") == "Always")
 
 
+_CONTAINER_STATUS_LISTS = ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses")
+# the other status fields with checks of their own (conditions, nominatedNodeName and qosClass come first)
+_CHECKED_WHEN_CHANGED = frozenset(("resourceClaimStatuses", "podIPs", "podIP", "hostIPs", "hostIP"))
+
+
 def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     """ValidatePodStatusUpdate, in upstream's order. (rest.BeforeUpdate's generic ObjectMeta checks
     are `meta.validate_common_update`, which the registry runs first.)
@@ -231,17 +236,21 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
         errs += validate_pod_specific_annotation_updates(new, old, "metadata.annotations")
     if "conditions" in changed:
         errs += _conditions(as_list(new_status.get("conditions")), "metadata.conditions")
-    if as_str(new_spec.get("nodeName")) != as_str(old_spec.get("nodeName")):
+    if new_spec is not old_spec and as_str(new_spec.get("nodeName")) != as_str(old_spec.get("nodeName")):
         errs.append(fe.forbidden("status.nodeName", "may not be changed directly"))
-    nominated = as_str(new_status.get("nominatedNodeName"))
-    if nominated and nominated != as_str(old_status.get("nominatedNodeName")):
-        errs += [
-            fe.invalid("status.nominatedNodeName", nominated, msg)
-            for msg in names.is_dns1123_subdomain(nominated)
-        ]
-    new_qos, old_qos = as_str(new_status.get("qosClass")), as_str(old_status.get("qosClass"))
-    if new_qos != old_qos:
-        errs.append(fe.invalid("status.qosClass", new_qos, FIELD_IMMUTABLE))
+    if "nominatedNodeName" in changed:
+        nominated = as_str(new_status.get("nominatedNodeName"))
+        if nominated and nominated != as_str(old_status.get("nominatedNodeName")):
+            errs += [
+                fe.invalid("status.nominatedNodeName", nominated, msg)
+                for msg in names.is_dns1123_subdomain(nominated)
+            ]
+    if "qosClass" in changed:
+        new_qos, old_qos = as_str(new_status.get("qosClass")), as_str(old_status.get("qosClass"))
+        if new_qos != old_qos:
+            errs.append(fe.invalid("status.qosClass", new_qos, FIELD_IMMUTABLE))
+    if changed.isdisjoint(_CONTAINER_STATUS_LISTS) and changed.isdisjoint(_CHECKED_WHEN_CHANGED):
+        return errs  # the common status write: conditions, phase, message and the like
     restart_policy = as_str(old_spec.get("restartPolicy"))
     for key, policy in (
         ("containerStatuses", restart_policy),
@@ -262,7 +271,7 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
     if "hostIPs" in changed or "hostIP" in changed:
         errs += _host_ips(new_status)
     os_name = as_str(as_dict(new_spec.get("os")).get("name")) or "linux"
-    for key in ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"):
+    for key in _CONTAINER_STATUS_LISTS:
         if key in changed:
             errs += _status_users(as_list(new_status.get(key)), f"status.{key}", os_name)
     if "containerStatuses" in changed:
@@ -277,8 +286,9 @@ def validate_pod_status_update(new: JSON, old: JSON) -> list[FieldError]:
             "status.initContainerStatuses",
             as_list(new_spec.get("initContainers")),
         )
-    for index, raw in enumerate(as_list(new_status.get("ephemeralContainerStatuses"))):
-        if as_list(as_dict(raw).get("allocatedResourcesStatus")):
-            at = f"status.ephemeralContainerStatuses[{index}].allocatedResourcesStatus"
-            errs.append(fe.forbidden(at, "must not be specified in container status"))
+    if "ephemeralContainerStatuses" in changed:
+        for index, raw in enumerate(as_list(new_status.get("ephemeralContainerStatuses"))):
+            if as_list(as_dict(raw).get("allocatedResourcesStatus")):
+                at = f"status.ephemeralContainerStatuses[{index}].allocatedResourcesStatus"
+                errs.append(fe.forbidden(at, "must not be specified in container status"))
     return errs
