@@ -6,6 +6,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from fakeapi import field as fe
 from fakeapi.field import FieldError
 from fakeapi.types import JSON
@@ -232,14 +234,38 @@ def validate_object_meta(
     generation = as_int(meta.get("generation"))
     if generation < 0:
         errs.append(fe.invalid(f"{path}.generation", generation, IS_NEGATIVE))
-    errs += validate_labels(meta.get("labels"), f"{path}.labels")
-    errs += validate_annotations(meta.get("annotations"), f"{path}.annotations")
-    errs += validate_owner_references(meta.get("ownerReferences"), f"{path}.ownerReferences")
-    errs += validate_finalizers(meta.get("finalizers"), f"{path}.finalizers")
+    errs += _shared_meta_errors(
+        (meta.get("labels"), meta.get("annotations"), meta.get("ownerReferences"), meta.get("finalizers")), path
+    )
     errs += validate_managed_fields(meta.get("managedFields"), f"{path}.managedFields")
     if kube_finalizers:
         errs += _validate_kube_finalizers(meta.get("finalizers"), f"{path}.finalizers")
     return errs
+
+
+def _shared_meta_errors(parts: tuple[Any, Any, Any, Any], path: str) -> list[FieldError]:
+    """The labels, annotations, owner references and finalizers checks: objects made from one
+    template share these parts, so the checks are memoised on their JSON (when it is small)."""
+    try:
+        key = orjson.dumps(parts)
+    except TypeError:  # not plain JSON (a YAML date, a non-string key): checked as it is
+        return _shared_meta_checks(parts, path)
+    if len(key) > _MEMO_ANNOTATIONS_UP_TO:
+        return _shared_meta_checks(parts, path)
+    return list(_memoised_shared_meta_checks(key, path))
+
+
+@lru_cache(maxsize=1024)
+def _memoised_shared_meta_checks(key: bytes, path: str) -> tuple[FieldError, ...]:
+    return tuple(_shared_meta_checks(tuple(orjson.loads(key)), path))
+
+
+def _shared_meta_checks(parts: tuple[Any, Any, Any, Any], path: str) -> list[FieldError]:
+    labels, annotations, owner_references, finalizers = parts
+    errs = validate_labels(labels, f"{path}.labels")
+    errs += validate_annotations(annotations, f"{path}.annotations")
+    errs += validate_owner_references(owner_references, f"{path}.ownerReferences")
+    return errs + validate_finalizers(finalizers, f"{path}.finalizers")
 
 
 def _immutable(new: Any, old: Any, path: str, shown: Any) -> list[FieldError]:
