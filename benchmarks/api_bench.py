@@ -12,9 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
-import signal
 import statistics
 import subprocess
 import sys
@@ -23,7 +21,7 @@ from collections.abc import Awaitable, Callable
 
 import aiohttp
 import orjson
-from serverproc import HOST, free_port, rss_kib, wait_ready
+from serverproc import HOST, free_port, rss_kib, stop, wait_ready
 
 CONNECTIONS = 16
 
@@ -128,11 +126,7 @@ async def run(args: argparse.Namespace) -> None:
             # everything the server grew by since it was idle, over the pods it now holds
             print(f"{'memory per stored pod':<28} {(after - idle) * 1024 / max(1, args.memory_pods):>9.0f} bytes")
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(5)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
+        stop(server, 5)
 
 
 def main() -> None:

@@ -16,10 +16,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import glob
-import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -30,7 +28,7 @@ from typing import Any
 import aiohttp
 import orjson
 from api_bench import pod
-from serverproc import HOST, free_port, wait_ready
+from serverproc import HOST, free_port, stop, wait_ready
 
 CONNECTIONS = 4
 STATUS = {
@@ -127,11 +125,7 @@ async def run(args: argparse.Namespace) -> None:
                     per_request = await measure(pid, dump_dir, args.pods, call)
                     print(f"{label:<24} {per_request / 1000:>8.0f} K instructions/request")
         finally:
-            os.killpg(server.pid, signal.SIGTERM)
-            try:
-                server.wait(20)
-            except subprocess.TimeoutExpired:
-                os.killpg(server.pid, signal.SIGKILL)
+            stop(server, 20)
 
 
 def main() -> None:

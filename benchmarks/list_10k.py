@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import signal
 import statistics
 import subprocess
 import sys
@@ -21,7 +19,7 @@ import time
 
 import aiohttp
 import orjson
-from serverproc import HOST, free_port, wait_ready
+from serverproc import HOST, free_port, stop, wait_ready
 
 PATH = "/api/v1/namespaces/default/pods"
 TABLE = {"Accept": "application/json;as=Table;v=v1;g=meta.k8s.io"}
@@ -113,8 +111,7 @@ async def run(args: argparse.Namespace) -> None:
             await measure(session, f"Table, limit={limit} (kubectl get)", url + PATH, args.repeat,
                           {"limit": limit}, TABLE)
     finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
+        stop(server)
 
 
 def main() -> None:

@@ -1,9 +1,13 @@
-"""What the benchmark scripts share: a free loopback port, readiness polling and a process's RSS."""
+"""What the benchmark scripts share: a free loopback port, readiness polling, a process's RSS, and
+stopping the server they started."""
 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import socket
+import subprocess
 import time
 
 import aiohttp
@@ -37,3 +41,13 @@ async def wait_ready(url: str, deadline: float) -> None:
                 pass
             await asyncio.sleep(0.005)
     raise SystemExit("server did not become ready")
+
+
+def stop(server: subprocess.Popen[bytes], seconds: float = 10) -> None:
+    """Stop a server started with start_new_session=True: SIGTERM to its process group, then SIGKILL."""
+    os.killpg(server.pid, signal.SIGTERM)
+    try:
+        server.wait(seconds)
+    except subprocess.TimeoutExpired:
+        os.killpg(server.pid, signal.SIGKILL)
+        server.wait(seconds)

@@ -15,8 +15,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import signal
 import socket
 import subprocess
 import sys
@@ -24,7 +22,7 @@ import time
 
 import aiohttp
 import orjson
-from serverproc import HOST, free_port, rss_kib, wait_ready
+from serverproc import HOST, free_port, rss_kib, stop, wait_ready
 
 PATH = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}
@@ -127,8 +125,7 @@ async def run(args: argparse.Namespace) -> None:
     finally:
         for sock in stuck:
             sock.close()
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
+        stop(server)
 
 
 def main() -> None:

@@ -16,15 +16,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import selectors
-import signal
 import socket
 import subprocess
 import sys
 import time
 
-from serverproc import HOST, free_port, wait_ready
+from serverproc import HOST, free_port, stop, wait_ready
 
 PATH = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}
@@ -175,8 +173,7 @@ async def run(args: argparse.Namespace) -> None:
             watch_reader.kill()
             watch_reader.wait(10)
         if server is not None:
-            os.killpg(server.pid, signal.SIGTERM)
-            server.wait(10)
+            stop(server)
 
 
 def main() -> None:
