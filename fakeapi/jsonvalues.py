@@ -20,6 +20,22 @@ def json_type_name(value: Any) -> str:
     return _JSON_TYPE_NAMES.get(type(value), "null")
 
 
+def same_json(a: Any, b: Any) -> bool:
+    """Whether two decoded JSON values are the same JSON. Python's == is not enough: it equates
+    `true` with `1` and `1` with `1.0`, which a strict decoder tells apart."""
+    if a is b:
+        return True
+    kind = type(a)
+    if kind is not type(b):
+        return False
+    if kind is dict or kind is list:
+        try:  # serialised, a number or bool inside keeps its type
+            return orjson.dumps(a) == orjson.dumps(b)
+        except (orjson.JSONEncodeError, TypeError):  # not plain JSON (a YAML date): decoded afresh
+            return False
+    return bool(a == b)
+
+
 def copy_json(value: Any) -> Any:
     """An independent copy of a JSON value; an orjson round trip is ~8x faster than copy.deepcopy."""
     if type(value) not in _CONTAINERS:

@@ -27,7 +27,7 @@ from fakeapi.errors import (
 )
 from fakeapi.field import invalid
 from fakeapi.ids import IdSource
-from fakeapi.jsonvalues import copy_json, json_type_name, parse_sharing
+from fakeapi.jsonvalues import copy_json, json_type_name, parse_sharing, same_json
 from fakeapi.managedfields import FieldManager, FieldTracker
 from fakeapi.options import DeleteOptions, WriteOptions
 from fakeapi.store import Store
@@ -144,8 +144,8 @@ class Registry:
         """Decode only what differs from `stored`, two levels deep (e.g. status.message, not the
         unchanged conditions); the rest is taken from `stored`, in the body's key order.
 
-        Equal parts are taken from `stored`, not from the body: Python's == also equates JSON `true`
-        with `1`, and the stored value has the decoded type."""
+        A part counts as unchanged only when it is the same JSON (`true` is not `1`): then the stored
+        value, which was decoded when it was written, is taken instead of the body's."""
         rest: JSON = {}  # what is decoded: changed members, or the changed sub-members of an object
         reused: JSON = {}  # top-level key -> the stored value it is equal to, or partly equal to
         for key, value in body.items():
@@ -155,11 +155,11 @@ class Registry:
             elif value is old:
                 reused[key] = old
             elif type(value) is dict and type(old) is dict:
-                changed = {sub: item for sub, item in value.items() if old.get(sub, _MISSING) != item}
+                changed = {sub: item for sub, item in value.items() if not same_json(item, old.get(sub, _MISSING))}
                 if changed or len(value) != len(old):
                     rest[key] = changed
                 reused[key] = old
-            elif value == old:
+            elif same_json(value, old):
                 reused[key] = old
             else:
                 rest[key] = value

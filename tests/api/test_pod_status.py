@@ -121,3 +121,36 @@ async def test_stale_status_write_is_409(client: Any) -> None:
     body["metadata"]["resourceVersion"] = "1"
     response = await put_status(client, body)
     assert response.status == 409
+
+
+async def test_a_resent_value_of_the_wrong_json_type_is_400_even_when_python_finds_it_equal(client: Any) -> None:
+    # `true` == 1 in Python; upstream's strict decoder rejects a bool where an int32 goes
+    await client.post(PODS, json=pod())
+    running = {"name": "web", "ready": True, "restartCount": 1, "image": "nginx:1.27", "imageID": "",
+               "state": {"running": {}}}
+    response = await put_status(client, status_body("web", phase="Running", containerStatuses=[running]))
+    assert response.status == 200, await response.text()
+    stored = await response.json()
+    body = await response.json()
+    body["status"]["containerStatuses"][0]["restartCount"] = True
+    response = await put_status(client, body)
+    assert response.status == 400
+    assert (await response.json())["message"] == (
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field '
+        "ContainerStatus.status.containerStatuses.restartCount of type int32")
+    assert await (await client.get(PODS + "/web")).json() == stored  # the store is untouched
+
+
+async def test_a_merge_patch_to_a_value_of_the_wrong_json_type_is_400(client: Any) -> None:
+    await client.post(PODS, json=pod())
+    response = await client.patch(PODS + "/web/status", json={"status": {"observedGeneration": 1}},
+                                  headers={"Content-Type": "application/merge-patch+json"})
+    assert response.status == 200, await response.text()
+    stored = await response.json()
+    response = await client.patch(PODS + "/web/status", json={"status": {"observedGeneration": True}},
+                                  headers={"Content-Type": "application/merge-patch+json"})
+    assert response.status == 400
+    assert (await response.json())["message"] == (
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal bool into Go struct field '
+        "PodStatus.status.observedGeneration of type int64")
+    assert await (await client.get(PODS + "/web")).json() == stored
