@@ -30,6 +30,7 @@ IS_NEGATIVE = "must be greater than or equal to 0"
 _STANDARD_FINALIZERS = frozenset({"kubernetes", "orphan", "foregroundDeletion"})
 _FIELD_MANAGER_MAX = 128
 _MEMO_ANNOTATIONS_UP_TO = 4096  # characters of values; kubectl's last-applied-configuration is bigger
+_MEMO_SHARED_META_UP_TO = 4096  # bytes of JSON: parts bigger than that are checked without the memo
 
 
 def validate_label_name(key: str, path: str) -> list[FieldError]:
@@ -250,7 +251,7 @@ def _shared_meta_errors(parts: tuple[Any, Any, Any, Any], path: str) -> list[Fie
         key = orjson.dumps(parts)
     except TypeError:  # not plain JSON (a YAML date, a non-string key): checked as it is
         return _shared_meta_checks(parts, path)
-    if len(key) > _MEMO_ANNOTATIONS_UP_TO:
+    if len(key) > _MEMO_SHARED_META_UP_TO:
         return _shared_meta_checks(parts, path)
     return list(_memoised_shared_meta_checks(key, path))
 
@@ -326,7 +327,7 @@ def validate_object_meta_update(
 def same_metadata(new_meta: JSON, old_meta: JSON) -> bool:
     """Nothing but the server-kept resourceVersion and managedFields differs: metadata that was valid
     when stored still is, so update writes (most are status writes) can skip re-checking it."""
-    # the common answer in one comparison done in C; a Python loop over the keys costs ~10x more
+    # the common answer in one comparison done in C (a Python loop over the keys costs ~2.5x more)
     if {**new_meta, **_SERVER_KEPT_BLANK} == {**old_meta, **_SERVER_KEPT_BLANK}:
         return True
     # a key set to null on one side and absent on the other is still the same
