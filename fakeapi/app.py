@@ -14,10 +14,9 @@ from fakeapi.keys import api_key, config_key, watch_hub_key
 from fakeapi.middleware import api_middleware
 from fakeapi.openapi.serve import setup_openapi_routes
 from fakeapi.podlogs import pod_log
+from fakeapi.routing import NamespacedPaths
 from fakeapi.watch import WatchHub
 
-# `namespaces/{name}/status` is a subresource, not a collection named "status"
-NAMESPACED = "/api/v1/namespaces/{namespace}/{resource:(?!status$)[^{}/]+}"
 CLUSTER = "/api/v1/{resource}"
 WATCH_NAMESPACED = "/api/v1/watch/namespaces/{namespace}/{resource}"
 WATCH_CLUSTER = "/api/v1/watch/{resource}"
@@ -46,13 +45,7 @@ def setup_routes(app: web.Application) -> None:
     router.add_get("/apis", discovery.api_groups)
     router.add_get("/api/v1", discovery.core_v1_resources)
     setup_openapi_routes(app)
-    # aiohttp tries the patterns under one prefix in the order they were added: the busiest writes
-    # first (pod status updates, creates); the generic subresource pattern leaves binding and log alone
-    _subresource_routes(app, NAMESPACED + "/{name}/{subresource:(?!binding$|log$)[^{}/]+}")
-    router.add_get(NAMESPACED, handlers.list_collection)
-    router.add_post(NAMESPACED, handlers.create)
-    router.add_delete(NAMESPACED, handlers.delete_collection)
-    _object_routes(app, NAMESPACED + "/{name}")
+    router.register_resource(_namespaced_paths())
     # pods/binding is the one subresource written with POST
     router.add_post("/api/v1/namespaces/{namespace}/pods/{name}/binding", create_binding)
     # pods/log streams text
@@ -62,12 +55,27 @@ def setup_routes(app: web.Application) -> None:
     router.add_get(WATCH_NAMESPACED + "/{name}", handlers.watch_object)
     router.add_get(WATCH_CLUSTER, handlers.watch_collection)
     router.add_get(WATCH_CLUSTER + "/{name}", handlers.watch_object)
-    # namespaces/{name}/status (the NAMESPACED pattern leaves it alone)
+    # namespaces/{name}/status (NamespacedPaths leaves it alone)
     _subresource_routes(app, "/api/v1/{resource:namespaces}/{name}/{subresource:status}")
     # cluster-scoped resources (namespaces) and lists across namespaces (/api/v1/pods)
     router.add_get(CLUSTER, handlers.list_collection)
     router.add_post(CLUSTER, handlers.create)
     _object_routes(app, CLUSTER + "/{name}")
+
+
+def _namespaced_paths() -> NamespacedPaths:
+    """Collections, objects and subresources in a namespace (binding and log are routes of their own)."""
+    paths = NamespacedPaths()
+    paths.add(2, "GET", handlers.list_collection)
+    paths.add(2, "POST", handlers.create)
+    paths.add(2, "DELETE", handlers.delete_collection)
+    for method, handler in (("GET", handlers.get), ("PUT", handlers.replace), ("PATCH", handlers.patch),
+                            ("DELETE", handlers.delete)):
+        paths.add(3, method, handler)
+    for method, handler in (("GET", handlers.get_subresource), ("PUT", handlers.replace_subresource),
+                            ("PATCH", handlers.patch_subresource)):
+        paths.add(4, method, handler)
+    return paths
 
 
 def _object_routes(app: web.Application, path: str) -> None:
