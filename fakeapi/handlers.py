@@ -8,7 +8,8 @@ from fakeapi.api import Api
 from fakeapi.bodies import APPLY_PATCH, read_object, read_optional_json, read_patch
 from fakeapi.errors import MethodNotAllowed
 from fakeapi.keys import api_key
-from fakeapi.listing import list_or_watch
+from fakeapi.listing import delete_collection as delete_listed
+from fakeapi.listing import get_one, list_or_watch
 from fakeapi.options import DeleteOptions, WriteOptions
 from fakeapi.registry import Registry
 from fakeapi.responses import json_response
@@ -79,18 +80,14 @@ async def create(request: web.Request) -> web.Response:
 
 
 async def delete_collection(request: web.Request) -> web.Response:
-    from fakeapi.listing import delete_collection as delete_all
-
     registry = _registry(request)
-    return await delete_all(request, registry, _namespace(request))
+    return await delete_listed(request, registry, _namespace(request))
 
 
 # ---- one object
 
 
 async def get(request: web.Request) -> web.Response:
-    from fakeapi.listing import get_one
-
     return await get_one(request, _registry(request), _namespace(request), request.match_info["name"])
 
 

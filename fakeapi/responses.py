@@ -15,8 +15,9 @@ def json_response(body: JSON | bytes, status: int = 200, warnings: list[str] | N
     data = body if isinstance(body, bytes) else orjson.dumps(body)
     # a plain header costs aiohttp less than content_type=, which it parses into a media type first
     response = web.Response(body=data, status=status, headers=_JSON_HEADERS)
-    for warning in _unique(warnings or []):
-        response.headers.add("Warning", warning_header(warning))
+    if warnings:
+        for warning in _unique(warnings):
+            response.headers.add("Warning", warning_header(warning))
     return response
 
 
