@@ -14,6 +14,8 @@ def table_group_version(accept: str) -> str | None:
     Ranges asking for a conversion the server cannot do (another `as`, or `as=Table` without
     `g`/`v`) are skipped, as upstream does; the first plain JSON range means "no Table".
     """
+    if ";" not in accept:  # no media range has parameters, so none asks for a Table (most requests)
+        return None
     for media in parse_accept(accept):
         if media.type not in ("application", "*") or media.subtype not in ("json", "*"):
             continue
