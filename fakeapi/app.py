@@ -10,8 +10,8 @@ from fakeapi.binding import create_binding
 from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
 from fakeapi.control import setup_control_routes
+from fakeapi.guard import GuardedRouter
 from fakeapi.keys import api_key, config_key, watch_hub_key
-from fakeapi.middleware import api_middleware
 from fakeapi.openapi.serve import setup_openapi_routes
 from fakeapi.podlogs import pod_log
 from fakeapi.routing import NamespacedPaths
@@ -25,27 +25,28 @@ WATCH_CLUSTER = "/api/v1/watch/{resource}"
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> web.Application:
     config = config or ServerConfig()
     api = build_api(config, clock)
-    app = web.Application(middlewares=[api_middleware(api)], client_max_size=config.max_body_bytes)
+    app = web.Application(client_max_size=config.max_body_bytes)
     app[config_key] = config
     app[api_key] = api
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app.on_shutdown.append(app[watch_hub_key].shutdown)  # ends every watch before aiohttp waits for handlers
-    setup_routes(app)
-    setup_control_routes(app)
+    routes = GuardedRouter(app.router, api)
+    setup_routes(app, routes)
+    setup_control_routes(app, routes)
+    routes.finish()
     return app
 
 
-def setup_routes(app: web.Application) -> None:
-    router = app.router
+def setup_routes(app: web.Application, router: GuardedRouter) -> None:
     for path in ("/healthz", "/livez", "/readyz"):
         router.add_get(path, handlers.healthz)
     router.add_get("/version", handlers.version)
     router.add_get("/api", discovery.core_api)
     router.add_get("/apis", discovery.api_groups)
     router.add_get("/api/v1", discovery.core_v1_resources)
-    setup_openapi_routes(app)
-    router.register_resource(_namespaced_paths())
+    setup_openapi_routes(app, router)
+    router.register_resource(_namespaced_paths(router))
     # pods/binding is the one subresource written with POST
     router.add_post("/api/v1/namespaces/{namespace}/pods/{name}/binding", create_binding)
     # pods/log streams text
@@ -56,16 +57,16 @@ def setup_routes(app: web.Application) -> None:
     router.add_get(WATCH_CLUSTER, handlers.watch_collection)
     router.add_get(WATCH_CLUSTER + "/{name}", handlers.watch_object)
     # namespaces/{name}/status (NamespacedPaths leaves it alone)
-    _subresource_routes(app, "/api/v1/{resource:namespaces}/{name}/{subresource:status}")
+    _subresource_routes(router, "/api/v1/{resource:namespaces}/{name}/{subresource:status}")
     # cluster-scoped resources (namespaces) and lists across namespaces (/api/v1/pods)
     router.add_get(CLUSTER, handlers.list_collection)
     router.add_post(CLUSTER, handlers.create)
-    _object_routes(app, CLUSTER + "/{name}")
+    _object_routes(router, CLUSTER + "/{name}")
 
 
-def _namespaced_paths() -> NamespacedPaths:
+def _namespaced_paths(router: GuardedRouter) -> NamespacedPaths:
     """Collections, objects and subresources in a namespace (binding and log are routes of their own)."""
-    paths = NamespacedPaths()
+    paths = NamespacedPaths(router.guard)
     paths.add(2, "GET", handlers.list_collection)
     paths.add(2, "POST", handlers.create)
     paths.add(2, "DELETE", handlers.delete_collection)
@@ -78,15 +79,14 @@ def _namespaced_paths() -> NamespacedPaths:
     return paths
 
 
-def _object_routes(app: web.Application, path: str) -> None:
-    router = app.router
+def _object_routes(router: GuardedRouter, path: str) -> None:
     router.add_get(path, handlers.get)
     router.add_put(path, handlers.replace)
     router.add_patch(path, handlers.patch)
     router.add_delete(path, handlers.delete)
 
 
-def _subresource_routes(app: web.Application, path: str) -> None:
-    app.router.add_get(path, handlers.get_subresource)
-    app.router.add_put(path, handlers.replace_subresource)
-    app.router.add_patch(path, handlers.patch_subresource)
+def _subresource_routes(router: GuardedRouter, path: str) -> None:
+    router.add_get(path, handlers.get_subresource)
+    router.add_put(path, handlers.replace_subresource)
+    router.add_patch(path, handlers.patch_subresource)

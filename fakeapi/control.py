@@ -19,6 +19,7 @@ from fakeapi.bodies import media_type
 from fakeapi.clock import Clock, parse_rfc3339
 from fakeapi.errors import BadRequest, NotFound
 from fakeapi.faults import FaultRule
+from fakeapi.guard import GuardedRouter
 from fakeapi.keys import api_key, config_key, watch_hub_key
 from fakeapi.labels import parse_label_selector
 from fakeapi.podlogs import ContainerLog, LogKey
@@ -169,9 +170,8 @@ def _success(message: str = "") -> web.Response:
 # ---- HTTP
 
 
-def setup_control_routes(app: web.Application) -> None:
+def setup_control_routes(app: web.Application, router: GuardedRouter) -> None:
     app[snapshots_key] = {}
-    router = app.router
     router.add_post(PREFIX + "/reset", reset_handler)
     router.add_post(PREFIX + "/seed", seed_handler)
     router.add_get(PREFIX + "/dump", dump_handler)

@@ -131,12 +131,11 @@ class RequestLog:
         return iter(list(self._entries))
 
 
-async def record_request(log: RequestLog, clock: Clock, request: web.Request) -> RecordedRequest:
-    """Record an API request before it is handled; `record_status` adds the status later."""
+def record_request(log: RequestLog, clock: Clock, request: web.Request) -> RecordedRequest:
+    """Record an API request before it is handled, without its body (the caller reads that, and
+    aiohttp keeps the bytes for the handler); `record_status` adds the status later."""
     entry = log.record(request.method, request.path, request.query, request.headers, clock.now())
     request[RECORD_KEY] = entry
-    if request.body_exists:
-        entry.body = await request.read()  # aiohttp keeps the bytes, so the handler reads them again
     return entry
 
 

@@ -24,6 +24,7 @@ import orjson
 from aiohttp import web
 
 from fakeapi.accept import parse_accept
+from fakeapi.guard import GuardedRouter
 from fakeapi.keys import api_key
 from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT, V3_GROUP_VERSION
 
@@ -166,8 +167,8 @@ async def openapi_v2(request: web.Request) -> web.Response:
     return _serve(request, request.app[openapi_key].get(V2_DOCUMENT, _now(request)), headers)
 
 
-def setup_openapi_routes(app: web.Application) -> None:
+def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
     app[openapi_key] = OpenApiDocuments()
-    app.router.add_get("/openapi/v2", openapi_v2)
-    app.router.add_get("/openapi/v3", openapi_v3_root)
-    app.router.add_get("/openapi/v3/{group_version:.+}", openapi_v3_group_version)
+    router.add_get("/openapi/v2", openapi_v2)
+    router.add_get("/openapi/v3", openapi_v3_root)
+    router.add_get("/openapi/v3/{group_version:.+}", openapi_v3_group_version)

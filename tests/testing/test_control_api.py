@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 from pathlib import Path
 from typing import Any
 
@@ -185,6 +186,21 @@ async def test_the_request_log_is_listed_filtered_and_cleared(http: aiohttp.Clie
         pass
     async with http.get(API + "/requests") as response:
         assert (await response.json())["items"] == []
+
+
+async def test_the_request_log_records_what_no_route_serves_and_bodies_too_large(
+        http: aiohttp.ClientSession) -> None:
+    async with http.get("/no/such/path") as response:
+        assert (response.status, (await response.json())["reason"]) == (404, "NotFound")
+    async with http.delete("/version") as response:
+        assert (response.status, (await response.json())["reason"]) == (405, "MethodNotAllowed")
+    async with http.get(API + "/no-such-control") as response:  # the control API is never recorded
+        assert (response.status, (await response.json())["reason"]) == (404, "NotFound")
+    async with http.post(PODS, data=io.BytesIO(b"{" + b" " * (3 * 1024 * 1024))) as response:
+        assert (response.status, (await response.json())["reason"]) == (413, "RequestEntityTooLarge")
+    async with http.get(API + "/requests") as response:
+        logged = [(e["method"], e["path"], e["status"]) for e in (await response.json())["items"]]
+    assert logged == [("GET", "/no/such/path", 404), ("DELETE", "/version", 405), ("POST", PODS, 413)]
 
 
 async def test_log_text_is_set_appended_and_served(async_fakeapi: FakeAPIServer, http: aiohttp.ClientSession,
