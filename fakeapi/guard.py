@@ -3,18 +3,16 @@ leaves as an upstream-shaped Status (an unexpected exception is logged and becom
 
 A wrapper per route rather than an aiohttp middleware: for a middleware aiohttp adds a layer of its
 own, and the two cost every request about 20K instructions (a tenth of a GET). Paths no route serves
-reach `Unmatched`, the last resource, so that they too are answered with a Status.
+reach `routing.Unmatched`, the last resource, so that they too are answered with a Status.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
-from yarl import URL
 
 from fakeapi.errors import (
     InternalError,
@@ -28,10 +26,9 @@ from fakeapi.faults import inject_faults
 from fakeapi.keys import config_key
 from fakeapi.requestlog import CONTROL_PREFIX, record_request
 from fakeapi.responses import json_response
+from fakeapi.routing import Unmatched
 
 if TYPE_CHECKING:
-    from aiohttp.web_urldispatcher import _InfoDict
-
     from fakeapi.api import Api
 
 log = logging.getLogger("fakeapi")
@@ -106,39 +103,6 @@ class GuardedRouter:
     def finish(self) -> None:
         """Add the resource that answers every path no route serves: call it after the last route."""
         self.router.register_resource(Unmatched(self.guard(_unmatched)))
-
-
-class Unmatched(web.AbstractResource):
-    """Matches every path, but is tried last (aiohttp walks a path's prefixes down to "/")."""
-
-    def __init__(self, handler: Handler) -> None:
-        super().__init__()
-        self._route = web.ResourceRoute("*", handler, self)
-
-    async def resolve(self, request: web.Request) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
-        return web.UrlMappingMatchInfo({}, self._route), set()
-
-    @property
-    def canonical(self) -> str:
-        return "/"
-
-    def url_for(self, **parts: str) -> URL:
-        return URL.build(path="/")
-
-    def add_prefix(self, prefix: str) -> None:
-        raise NotImplementedError("the unmatched-path resource is not mounted under a prefix")
-
-    def get_info(self) -> _InfoDict:
-        return {}
-
-    def raw_match(self, path: str) -> bool:
-        return False
-
-    def __len__(self) -> int:
-        return 1
-
-    def __iter__(self) -> Iterator[web.AbstractRoute]:
-        return iter([self._route])
 
 
 async def _unmatched(request: web.Request) -> web.StreamResponse:

@@ -1,8 +1,11 @@
-"""The busiest API paths as one aiohttp resource: namespaced collections, objects and subresources.
+"""aiohttp resources that match paths in code rather than by a pattern.
 
+`NamespacedPaths` serves the busiest API paths: namespaced collections, objects and subresources.
 aiohttp tries the patterns registered under one prefix in turn, each a coroutine and a regular
 expression; a GET of one pod used to fail two patterns before it matched the third. This resource
 reads the path's segments once instead, and gives the handlers the same match_info as the patterns.
+
+`Unmatched` is tried last and takes every path no route serves, so that it too gets a Status.
 """
 
 from __future__ import annotations
@@ -28,14 +31,44 @@ _NOT_A_RESOURCE = "status"
 _OTHER_SUBRESOURCES = ("binding", "log")
 
 
-class NamespacedPaths(web.AbstractResource):
+class _CodedResource(web.AbstractResource):
+    """A resource under one fixed path (aiohttp's index key), never mounted under a prefix."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__()
+        self._path = path
+        self._routes: dict[object, web.ResourceRoute] = {}
+
+    @property
+    def canonical(self) -> str:
+        return self._path  # aiohttp tries this resource for every path under it
+
+    def url_for(self, **parts: str) -> URL:
+        return URL.build(path=self._path)
+
+    def add_prefix(self, prefix: str) -> None:
+        raise NotImplementedError(f"{type(self).__name__} is not mounted under a prefix")
+
+    def get_info(self) -> _InfoDict:
+        return {"prefix": self._path}
+
+    def raw_match(self, path: str) -> bool:
+        return False  # no single path string names this resource
+
+    def __len__(self) -> int:
+        return len(self._routes)
+
+    def __iter__(self) -> Iterator[web.AbstractRoute]:
+        return iter(self._routes.values())
+
+
+class NamespacedPaths(_CodedResource):
     """`/api/v1/namespaces/{namespace}/{resource}[/{name}[/{subresource}]]`, one route per depth and
     method. Paths it does not serve fall through to the routes registered after it."""
 
     def __init__(self, guard: Callable[[Handler], Handler]) -> None:
-        super().__init__()
+        super().__init__(PREFIX)
         self._guard = guard  # what every handler is wrapped in (see fakeapi.guard)
-        self._routes: dict[tuple[int, str], web.ResourceRoute] = {}
         self._allowed: dict[int, set[str]] = {segments: set() for segments in _SEGMENTS_NAMES}
 
     def add(self, segments: int, method: str, handler: Handler) -> None:
@@ -62,28 +95,20 @@ class NamespacedPaths(web.AbstractResource):
         match = {name: _unquote(part) for name, part in zip(names, parts, strict=True)}
         return web.UrlMappingMatchInfo(match, route), self._allowed[segments]
 
-    @property
-    def canonical(self) -> str:
-        return PREFIX  # aiohttp's index key: tried for every path under the prefix
-
     def url_for(self, **parts: str) -> URL:
         names = _SEGMENTS_NAMES[len(parts)]
         return URL.build(path="/".join([PREFIX, *(parts[name] for name in names)]))
 
-    def add_prefix(self, prefix: str) -> None:
-        raise NotImplementedError("the API paths are not mounted under a prefix")
 
-    def get_info(self) -> _InfoDict:
-        return {"prefix": PREFIX}
+class Unmatched(_CodedResource):
+    """Matches every path, but is tried last: aiohttp walks a path's prefixes down to "/"."""
 
-    def raw_match(self, path: str) -> bool:
-        return False  # no single path string names this resource
+    def __init__(self, handler: Handler) -> None:
+        super().__init__("/")
+        self._route = self._routes["*"] = web.ResourceRoute("*", handler, self)
 
-    def __len__(self) -> int:
-        return len(self._routes)
-
-    def __iter__(self) -> Iterator[web.AbstractRoute]:
-        return iter(self._routes.values())
+    async def resolve(self, request: web.Request) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
+        return web.UrlMappingMatchInfo({}, self._route), set()
 
 
 def _unquote(part: str) -> str:
