@@ -42,7 +42,7 @@ class ChunkedLines:
         self.left = -1  # bytes of chunk data still to come; -1: a size line is next
         self.head_done = False
 
-    def feed(self, data: bytes) -> list[bytes]:
+    def feed(self, data: bytes) -> list[bytearray]:
         raw = self.raw
         raw += data
         if not self.head_done:
