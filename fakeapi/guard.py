@@ -1,9 +1,9 @@
 """Every route's handler is guarded: the request is recorded, faults are injected, and every error
 leaves as an upstream-shaped Status (an unexpected exception is logged and becomes a 500).
 
-A wrapper per route rather than an aiohttp middleware: for a middleware aiohttp adds a layer of its
-own, and the two cost every request about 20K instructions (a tenth of a GET). Paths no route serves
-reach `routing.Unmatched`, the last resource, so that they too are answered with a Status.
+A wrapper per route rather than an aiohttp middleware: around a middleware aiohttp adds a layer of
+its own to every request (about 13K instructions, 5% of a GET). Paths no route serves reach
+`routing.Unmatched`, the last resource, so that they too are answered with a Status.
 """
 
 from __future__ import annotations
@@ -114,7 +114,7 @@ async def _unmatched(request: web.Request) -> web.StreamResponse:
 
 
 def _http_error(request: web.Request, error: web.HTTPException) -> StatusError | None:
-    """The Status for an error aiohttp raised itself (body size, media type), None for the rest."""
+    """The Status for an HTTP error aiohttp raised in a handler (body size, media type), None for the rest."""
     if isinstance(error, web.HTTPNotFound):
         return NotFound.path()
     if isinstance(error, web.HTTPMethodNotAllowed):
