@@ -66,16 +66,15 @@ def setup_routes(app: web.Application, router: GuardedRouter) -> None:
 
 def _namespaced_paths(router: GuardedRouter) -> NamespacedPaths:
     """Collections, objects and subresources in a namespace (binding and log are routes of their own)."""
-    paths = NamespacedPaths(router.guard)
-    paths.add(2, "GET", handlers.list_collection)
-    paths.add(2, "POST", handlers.create)
-    paths.add(2, "DELETE", handlers.delete_collection)
-    for method, handler in (("GET", handlers.get), ("PUT", handlers.replace), ("PATCH", handlers.patch),
-                            ("DELETE", handlers.delete)):
-        paths.add(3, method, handler)
-    for method, handler in (("GET", handlers.get_subresource), ("PUT", handlers.replace_subresource),
-                            ("PATCH", handlers.patch_subresource)):
-        paths.add(4, method, handler)
+    paths = NamespacedPaths()
+    for segments, method, handler in (
+        (2, "GET", handlers.list_collection), (2, "POST", handlers.create), (2, "DELETE", handlers.delete_collection),
+        (3, "GET", handlers.get), (3, "PUT", handlers.replace), (3, "PATCH", handlers.patch),
+        (3, "DELETE", handlers.delete),
+        (4, "GET", handlers.get_subresource), (4, "PUT", handlers.replace_subresource),
+        (4, "PATCH", handlers.patch_subresource),
+    ):
+        paths.add(segments, method, router.guard(handler))
     return paths
 
 

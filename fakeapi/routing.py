@@ -10,7 +10,7 @@ reads the path's segments once instead, and gives the handlers the same match_in
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -66,17 +66,15 @@ class NamespacedPaths(_CodedResource):
     """`/api/v1/namespaces/{namespace}/{resource}[/{name}[/{subresource}]]`, one route per depth and
     method. Paths it does not serve fall through to the routes registered after it."""
 
-    def __init__(self, guard: Callable[[Handler], Handler]) -> None:
+    def __init__(self) -> None:
         super().__init__(PREFIX)
-        self._guard = guard  # what every handler is wrapped in (see fakeapi.guard)
         self._allowed: dict[int, set[str]] = {segments: set() for segments in _SEGMENTS_NAMES}
 
     def add(self, segments: int, method: str, handler: Handler) -> None:
         """Serve `method` on paths with this many segments after the prefix (2: a collection, 3: an
         object, 4: a subresource). GET also serves HEAD, as aiohttp's add_get does."""
-        guarded = self._guard(handler)
         for each in (method, "HEAD") if method == "GET" else (method,):
-            self._routes[segments, each] = web.ResourceRoute(each, guarded, self)
+            self._routes[segments, each] = web.ResourceRoute(each, handler, self)
             self._allowed[segments].add(each)
 
     async def resolve(self, request: web.Request) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
@@ -116,4 +114,3 @@ def _unquote(part: str) -> str:
     if "%" not in part:
         return part
     return part.replace("%2F", "/").replace("%25", "%")
-
