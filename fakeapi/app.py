@@ -4,18 +4,18 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from fakeapi import discovery, handlers
-from fakeapi.api import build_api
-from fakeapi.binding import create_binding
-from fakeapi.clock import Clock
+from fakeapi.cluster import build_api
 from fakeapi.config import ServerConfig
-from fakeapi.control import setup_control_routes
-from fakeapi.guard import GuardedRouter
-from fakeapi.keys import api_key, config_key, watch_hub_key
-from fakeapi.openapi.serve import setup_openapi_routes
-from fakeapi.podlogs import pod_log
-from fakeapi.routing import NamespacedPaths
-from fakeapi.watch import WatchHub
+from fakeapi.http import discovery, handlers
+from fakeapi.http.binding import create_binding
+from fakeapi.http.control import setup_control_routes
+from fakeapi.http.guard import GuardedRouter
+from fakeapi.http.keys import api_key, config_key, watch_hub_key
+from fakeapi.http.openapi import setup_openapi_routes
+from fakeapi.http.podlogs import pod_log
+from fakeapi.http.routing import NamespacedPaths
+from fakeapi.machinery.clock import Clock
+from fakeapi.storage.watch import WatchHub
 
 CLUSTER = "/api/v1/{resource}"
 WATCH_NAMESPACED = "/api/v1/watch/namespaces/{namespace}/{resource}"

@@ -11,9 +11,9 @@ import sys
 from pathlib import Path
 
 from fakeapi.config import ServerConfig
+from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG
 from fakeapi.kubeconfig import write_kubeconfig
-from fakeapi.requestlog import DEFAULT_REQUEST_LOG
-from fakeapi.store import DEFAULT_HISTORY
+from fakeapi.storage.store import DEFAULT_HISTORY
 
 GC_THRESHOLD = 20_000  # allocations between young-generation collections (CPython's default: 700)
 
@@ -95,7 +95,7 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
     # a streaming handler until its next write)
     app = create_app(config)
     if seed_files:
-        from fakeapi.keys import api_key
+        from fakeapi.http.keys import api_key
         from fakeapi.seeding import seed
 
         for seed_file in seed_files:

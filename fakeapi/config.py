@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fakeapi.requestlog import DEFAULT_REQUEST_LOG
-from fakeapi.store import DEFAULT_HISTORY
+from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG
+from fakeapi.storage.store import DEFAULT_HISTORY
 
 
 @dataclass(frozen=True)

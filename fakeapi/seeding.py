@@ -9,12 +9,12 @@ from typing import Any, TypeAlias
 
 import orjson
 
-from fakeapi.api import Api
-from fakeapi.errors import BadRequest
-from fakeapi.jsonvalues import copy_json
-from fakeapi.options import WriteOptions
-from fakeapi.registry import Registry
-from fakeapi.types import JSON
+from fakeapi.cluster import Api
+from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.jsonvalues import copy_json
+from fakeapi.machinery.types import JSON
+from fakeapi.registry.generic import Registry
+from fakeapi.registry.options import WriteOptions
 
 Seed: TypeAlias = "str | bytes | os.PathLike[str] | JSON | Iterable[JSON]"
 """What `seed` accepts: YAML/JSON text (many documents), a file path, one object, a List, or objects."""

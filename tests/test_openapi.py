@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from fakeapi.cli import main
+from fakeapi.http.openapi import OpenApiDocuments, go_rfc1123
 from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT
 from fakeapi.openapi.build import build_documents, render, stale_documents
-from fakeapi.openapi.serve import OpenApiDocuments, go_rfc1123
 
 V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
 V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())

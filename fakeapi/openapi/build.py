@@ -17,12 +17,12 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
+from fakeapi.kinds.schemas import SCHEMAS, EventListSchema, NamespaceListSchema, PodListSchema
+from fakeapi.machinery.schemas.base import IntOrString, MicroTime, Quantity, Time
+from fakeapi.machinery.types import JSON
 from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT
 from fakeapi.openapi.paths import operations, paths_v2, paths_v3
-from fakeapi.registry import ResourceInfo
-from fakeapi.schemas import SCHEMAS, EventListSchema, NamespaceListSchema, PodListSchema
-from fakeapi.schemas.base import IntOrString, MicroTime, Quantity, Time
-from fakeapi.types import JSON
+from fakeapi.registry.generic import ResourceInfo
 
 TITLE = "Kubernetes"
 VERSION = "v1.32.0"
@@ -194,7 +194,7 @@ def build_components(openapi_version: str) -> dict[str, JSON]:
 
 def served_resources() -> list[ResourceInfo]:
     """The resources a fresh server registers: the documents describe exactly those."""
-    from fakeapi.api import build_api
+    from fakeapi.cluster import build_api
     from fakeapi.config import ServerConfig
 
     return [registry.info for registry in build_api(ServerConfig()).resources.values()]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fakeapi.types import JSON
+from fakeapi.machinery.types import JSON
 
 # query parameter -> (type, description)
 PARAMETERS: dict[str, tuple[str, str]] = {

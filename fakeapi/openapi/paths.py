@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from fakeapi.machinery.types import JSON
 from fakeapi.openapi.parameters import DELETE, DELETE_COLLECTION, LIST, LOG, PATCH, WRITE, query_v2, query_v3
-from fakeapi.registry import ResourceInfo, SubresourceInfo
-from fakeapi.types import JSON
+from fakeapi.registry.generic import ResourceInfo, SubresourceInfo
 
 JSON_TYPE = "application/json"
 WATCH_TYPE = "application/json;stream=watch"

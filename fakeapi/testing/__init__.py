@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fakeapi.control import Snapshot
-from fakeapi.errors import Conflict, NotFound, StatusError
-from fakeapi.faults import FaultRule, FiredFault
-from fakeapi.requestlog import RecordedRequest
+from fakeapi.http.control import Snapshot
+from fakeapi.http.faults import FaultRule, FiredFault
+from fakeapi.http.requestlog import RecordedRequest
+from fakeapi.machinery.errors import Conflict, NotFound, StatusError
 from fakeapi.testing.server import FakeAPIServer, ServerClock
 
 __all__ = [

@@ -16,15 +16,16 @@ from typing import Any, TypeVar
 
 from aiohttp import web
 
-from fakeapi import control, seeding
+from fakeapi import seeding
 from fakeapi.app import create_app
-from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
-from fakeapi.faults import FaultRule, FiredFault
-from fakeapi.keys import api_key, watch_hub_key
+from fakeapi.http import control
+from fakeapi.http.faults import FaultRule, FiredFault
+from fakeapi.http.keys import api_key, watch_hub_key
+from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.kubeconfig import write_kubeconfig
-from fakeapi.requestlog import RecordedRequest
-from fakeapi.types import JSON
+from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.types import JSON
 
 T = TypeVar("T")
 Objects = list[JSON]
@@ -235,7 +236,7 @@ class FakeAPIServer:
         return dumped
 
     def reset(self) -> None:
-        """Back to a fresh, empty server (see `fakeapi.control.reset`); snapshots are kept."""
+        """Back to a fresh, empty server (see `fakeapi.http.control.reset`); snapshots are kept."""
         self._call(lambda: control.reset(self.app, self.config.seed))
 
     def snapshot(self) -> control.Snapshot:
@@ -268,7 +269,7 @@ class FakeAPIServer:
                probability: float | None = None, seed: int | None = None, cut_watch_after: int | None = None,
                *, field_manager: str | None = None, user_agent: str | None = None, message: str | None = None,
                retry_after: int | None = None) -> FaultRule:
-        """Add a fault rule (see `fakeapi.faults`); the rule's `fired` counts the faults it caused."""
+        """Add a fault rule (see `fakeapi.http.faults`); the rule's `fired` counts the faults it caused."""
         rule = FaultRule(verb=verb, resource=resource, subresource=subresource, namespace=namespace,
                          name=name, field_manager=field_manager, user_agent=user_agent, status=status,
                          message=message, retry_after=retry_after, delay=delay,

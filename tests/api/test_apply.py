@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fakeapi.keys import api_key
+from fakeapi.http.keys import api_key
 
 PODS = "/api/v1/namespaces/default/pods"
 APPLY = {"Content-Type": "application/apply-patch+yaml"}

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 import yaml
 
-from fakeapi.discovery import Negotiated, NotAcceptable, negotiate, storage_version_hash
+from fakeapi.http.discovery import Negotiated, NotAcceptable, negotiate, storage_version_hash
 
 KUBECTL_ACCEPT = (
     "application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,"

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi.keys import api_key, watch_hub_key
-from fakeapi.types import ObjectKey
+from fakeapi.http.keys import api_key, watch_hub_key
+from fakeapi.machinery.types import ObjectKey
 
 PODS = "/api/v1/namespaces/default/pods"
 TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io"

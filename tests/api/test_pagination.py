@@ -10,7 +10,7 @@ import pytest
 
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
-from fakeapi.keys import api_key
+from fakeapi.http.keys import api_key
 
 PODS = "/api/v1/namespaces/default/pods"
 MERGE = {"Content-Type": "application/merge-patch+json"}

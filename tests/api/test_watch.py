@@ -14,8 +14,8 @@ from aiohttp import web
 
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
-from fakeapi.keys import api_key, watch_hub_key
-from fakeapi.options import WriteOptions
+from fakeapi.http.keys import api_key, watch_hub_key
+from fakeapi.registry.options import WriteOptions
 
 PODS = "/api/v1/namespaces/default/pods"
 TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io"

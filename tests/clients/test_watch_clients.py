@@ -13,7 +13,7 @@ from kubernetes.client.rest import ApiException
 
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
-from fakeapi.keys import watch_hub_key
+from fakeapi.http.keys import watch_hub_key
 
 TIMEOUT = (5, 5)  # connect and read timeouts for every client request, so no test can hang
 

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
-from fakeapi.keys import api_key
+from fakeapi.http.keys import api_key
 
 NAMESPACES = ("default", "ns1")
 NAMES = ("p0", "p1", "p2", "p3")

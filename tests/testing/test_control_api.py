@@ -15,7 +15,7 @@ import yaml
 from fakeapi.app import create_app
 from fakeapi.cli import serve
 from fakeapi.config import ServerConfig
-from fakeapi.faults import ACTIONS, JSON_NAMES, MATCHERS
+from fakeapi.http.faults import ACTIONS, JSON_NAMES, MATCHERS
 from fakeapi.testing import FakeAPIServer
 
 API = "/fakeapi/v1"

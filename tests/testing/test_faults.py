@@ -9,8 +9,8 @@ import aiohttp
 import orjson
 import pytest
 
-from fakeapi.faults import FaultRule
-from fakeapi.requestinfo import RequestInfo
+from fakeapi.http.faults import FaultRule
+from fakeapi.http.requestinfo import RequestInfo
 from fakeapi.testing import FakeAPIServer
 
 POD = "/api/v1/namespaces/default/pods"

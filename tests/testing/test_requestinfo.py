@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fakeapi.requestinfo import RequestInfo as Info
-from fakeapi.requestinfo import request_info
+from fakeapi.http.requestinfo import RequestInfo as Info
+from fakeapi.http.requestinfo import request_info
 
 
 @pytest.mark.parametrize(

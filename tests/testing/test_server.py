@@ -16,10 +16,10 @@ import orjson
 import pytest
 import yaml
 
-from fakeapi.clock import Clock
 from fakeapi.config import ServerConfig
-from fakeapi.errors import BadRequest, Invalid, NotFound
-from fakeapi.options import DeleteOptions
+from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.errors import BadRequest, Invalid, NotFound
+from fakeapi.registry.options import DeleteOptions
 from fakeapi.testing import FakeAPIServer
 
 PODS = "/api/v1/namespaces/default/pods"

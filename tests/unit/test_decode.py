@@ -8,10 +8,10 @@ from typing import Any
 
 import pytest
 
-from fakeapi.decode import Decoded, decode, find_duplicate_fields
-from fakeapi.errors import BadRequest
-from fakeapi.schemas import SCHEMAS, PodSchema
-from fakeapi.types import JSON
+from fakeapi.kinds.schemas import SCHEMAS, PodSchema
+from fakeapi.machinery.decode import Decoded, decode, find_duplicate_fields
+from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.types import JSON
 
 PREFIX = 'Pod in version "v1" cannot be handled as a Pod: '
 QUANTITY_FORMAT = (

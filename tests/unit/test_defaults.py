@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from fakeapi.strategy.defaults import default_namespace, default_pod, image_pull_policy
-from fakeapi.strategy.qos import GUARANTEED, qos_class
-from fakeapi.types import JSON
+from fakeapi.kinds.pod.defaults import default_namespace, default_pod, image_pull_policy
+from fakeapi.kinds.pod.qos import GUARANTEED, qos_class
+from fakeapi.machinery.types import JSON
 
 DIGEST = "sha256:" + "a" * 64
 

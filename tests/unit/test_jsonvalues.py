@@ -4,7 +4,7 @@ same_json (whether a resent part is the stored one)."""
 import orjson
 import pytest
 
-from fakeapi.jsonvalues import parse_sharing, same_json
+from fakeapi.machinery.jsonvalues import parse_sharing, same_json
 
 STORED = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "labels": {"x": "1"}},
           "spec": {"containers": [{"name": "c", "image": "i"}]}, "status": {"phase": "Pending"}}

@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from fakeapi.clock import Clock
-from fakeapi.fieldpath import (
+from fakeapi.kinds.schemas import SCHEMAS
+from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.managedfields.fieldpath import (
     LEAF,
     decode_fields,
     difference,
@@ -21,8 +22,8 @@ from fakeapi.fieldpath import (
     wire_union,
     without_subtrees,
 )
-from fakeapi.fieldsets import STRIPPED, compare, fields_of
-from fakeapi.managedfields import (
+from fakeapi.machinery.managedfields.fieldsets import STRIPPED, compare, fields_of
+from fakeapi.machinery.managedfields.manager import (
     ApplyConflict,
     FieldManager,
     ManagerId,
@@ -32,8 +33,7 @@ from fakeapi.managedfields import (
     describe_manager,
     encode_managers,
 )
-from fakeapi.options import WriteOptions, manager_from_user_agent
-from fakeapi.schemas import SCHEMAS
+from fakeapi.registry.options import WriteOptions, manager_from_user_agent
 
 TREE = FieldManager(SCHEMAS["Pod"], Clock()).tree
 CONTAINER = 'k:{"name":"web"}'
@@ -337,14 +337,14 @@ def containers(*names: str) -> dict[str, Any]:
 ])
 def test_merge_orders_keyed_items_as_upstream(live: tuple[str, ...], applied: tuple[str, ...],
                                               merged: list[str]) -> None:
-    from fakeapi.apply import merge
+    from fakeapi.registry.apply import merge
 
     result = merge(containers(*live), containers(*applied), TREE)
     assert [c["name"] for c in result["spec"]["containers"]] == merged
 
 
 def test_prune_drops_what_nobody_keeps_and_empties() -> None:
-    from fakeapi.apply import prune
+    from fakeapi.registry.apply import prune
 
     obj = {"metadata": {"labels": {"a": "1"}, "annotations": {"n": "x"}}}
     remove = fields({"f:metadata": {"f:labels": {"f:a": {}}, "f:annotations": {"f:n": {}}}})

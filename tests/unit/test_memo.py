@@ -1,6 +1,6 @@
 """Memo: bounded, forgets the oldest entry first."""
 
-from fakeapi.memo import Memo
+from fakeapi.machinery.memo import Memo
 
 
 def test_memo_keeps_at_most_its_size_and_forgets_the_oldest():

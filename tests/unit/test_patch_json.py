@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi.errors import StatusError
-from fakeapi.patch import MAX_COPY_BYTES, MAX_OPERATIONS, apply_json_patch
+from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.patch import MAX_COPY_BYTES, MAX_OPERATIONS, apply_json_patch
 
 
 def pod() -> dict[str, Any]:

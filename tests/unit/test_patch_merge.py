@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi.errors import StatusError
-from fakeapi.patch import apply_json_patch, apply_merge_patch, apply_strategic_merge_patch, copy_json
+from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.patch import apply_json_patch, apply_merge_patch, apply_strategic_merge_patch, copy_json
 
 # RFC 7386 Appendix A, the examples whose target is an object (an API object always is)
 RFC_7386_EXAMPLES = [

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 import yaml
 
-from fakeapi.errors import StatusError
-from fakeapi.patch import PatchTree, apply_strategic_merge_patch
+from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.patch import PatchTree, apply_strategic_merge_patch
 
 # A pod's tree as the schemas will hand it over (the Go patchStrategy/patchMergeKey tags).
 _CONTAINER: dict[str, Any] = {

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from fakeapi.errors import UnsupportedMediaType
-from fakeapi.protobuf import MAGIC, decode_k8s_protobuf
+from fakeapi.http.protobuf import MAGIC, decode_k8s_protobuf
+from fakeapi.machinery.errors import UnsupportedMediaType
 
 # Captured from kubectl v1.32.5 `create namespace foo` against a logging server.
 KUBECTL_CREATE_NS_FOO = bytes.fromhex(

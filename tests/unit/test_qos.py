@@ -6,9 +6,9 @@ from typing import Any
 
 import pytest
 
-from fakeapi.strategy.defaults import default_pod
-from fakeapi.strategy.qos import BEST_EFFORT, BURSTABLE, GUARANTEED, get_pod_qos, qos_class
-from fakeapi.types import JSON
+from fakeapi.kinds.pod.defaults import default_pod
+from fakeapi.kinds.pod.qos import BEST_EFFORT, BURSTABLE, GUARANTEED, get_pod_qos, qos_class
+from fakeapi.machinery.types import JSON
 
 
 def resources(cpu: str = "", memory: str = "", **extra: str) -> JSON:

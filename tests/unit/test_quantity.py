@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from fakeapi.quantity import (
+from fakeapi.machinery.quantity import (
     BINARY_SI,
     DECIMAL_EXPONENT,
     DECIMAL_SI,
@@ -245,7 +245,7 @@ def test_a_sum_keeps_the_first_operands_family() -> None:
 
 
 def _format(quantity: object) -> str:
-    from fakeapi.quantity import Quantity, format_quantity
+    from fakeapi.machinery.quantity import Quantity, format_quantity
 
     assert isinstance(quantity, Quantity)
     return format_quantity(quantity)

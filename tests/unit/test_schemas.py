@@ -10,7 +10,10 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, ValidationError, fields
 
-from fakeapi.schemas import (
+from fakeapi.kinds.pod.schema.container import ContainerSchema, EphemeralContainerSchema
+from fakeapi.kinds.pod.schema.pod import PodSpecSchema
+from fakeapi.kinds.pod.schema.status import PodStatusSchema
+from fakeapi.kinds.schemas import (
     SCHEMAS,
     BindingSchema,
     DeleteOptionsSchema,
@@ -20,11 +23,8 @@ from fakeapi.schemas import (
     StatusSchema,
     patch_tree,
 )
-from fakeapi.schemas.base import K8sSchema
-from fakeapi.schemas.container import ContainerSchema, EphemeralContainerSchema
-from fakeapi.schemas.meta import ObjectMetaSchema
-from fakeapi.schemas.pod import PodSpecSchema
-from fakeapi.schemas.podstatus import PodStatusSchema
+from fakeapi.machinery.schemas.base import K8sSchema
+from fakeapi.machinery.schemas.meta import ObjectMetaSchema
 
 
 def reachable_schemas() -> Iterator[type[Schema]]:

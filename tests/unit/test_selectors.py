@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from fakeapi.errors import BadRequest
-from fakeapi.labels import go_quote
-from fakeapi.selectors import parse_field_selector, parse_label_selector, selectable_fields
-from fakeapi.types import JSON
+from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.labels import go_quote
+from fakeapi.machinery.selectors import parse_field_selector, parse_label_selector, selectable_fields
+from fakeapi.machinery.types import JSON
 
 QUALIFIED_NAME = (
     "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "

@@ -6,8 +6,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from fakeapi.errors import BadRequest
-from fakeapi.tables.table import (
+from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.tables.table import (
     column_definitions,
     human_duration,
     parse_table_accept,
@@ -15,7 +15,7 @@ from fakeapi.tables.table import (
     table_row,
     to_table,
 )
-from fakeapi.types import JSON
+from fakeapi.machinery.types import JSON
 
 NOW = datetime(2026, 12, 2, 10, 27, 47, tzinfo=UTC)
 DAY = 86400

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi.tables.table import table_row
-from fakeapi.types import JSON
+from fakeapi.machinery.tables.table import table_row
+from fakeapi.machinery.types import JSON
 
 NOW = datetime(2026, 12, 2, 10, 30, 0, tzinfo=UTC)
 

@@ -6,10 +6,14 @@ from typing import Any
 
 import pytest
 
-from fakeapi import field as fe
-from fakeapi.validation import names
-from fakeapi.validation.meta import validate_common_update, validate_object_meta, validate_object_meta_update
-from fakeapi.validation.namespace import validate_namespace, validate_namespace_update
+from fakeapi.kinds.namespace.validation import validate_namespace, validate_namespace_update
+from fakeapi.machinery import fielderrors as fe
+from fakeapi.machinery.validation import names
+from fakeapi.machinery.validation.objectmeta import (
+    validate_common_update,
+    validate_object_meta,
+    validate_object_meta_update,
+)
 from tests.validation_messages import LABEL_MSG, LABEL_VALUE_MSG, NAME_PART_MSG, SUBDOMAIN_MSG
 
 

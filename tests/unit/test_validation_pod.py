@@ -6,8 +6,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi import field as fe
-from fakeapi.validation.pod import validate_pod_create
+from fakeapi.kinds.pod.validation.pod import validate_pod_create
+from fakeapi.machinery import fielderrors as fe
 from tests.validation_messages import LABEL_MSG, SUBDOMAIN_MSG
 
 C0 = "spec.containers[0]"

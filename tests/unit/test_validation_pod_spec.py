@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from fakeapi.validation.pod import validate_pod_create, warnings_on_create
+from fakeapi.kinds.pod.validation.pod import validate_pod_create, warnings_on_create
 from tests.validation_messages import LABEL_MSG, LABEL_VALUE_MSG, NAME_PART_MSG, SUBDOMAIN_MSG
 
 IP_MSG = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi import field as fe
-from fakeapi.validation.pod import validate_pod_status_update
+from fakeapi.kinds.pod.validation.pod import validate_pod_status_update
+from fakeapi.machinery import fielderrors as fe
 from tests.validation_messages import NAME_PART_MSG
 
 

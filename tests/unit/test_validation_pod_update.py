@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from fakeapi import field as fe
-from fakeapi.validation.pod import validate_pod_resize, validate_pod_update
-from fakeapi.validation.pod_update import SPEC_CHANGE_PREFIX
+from fakeapi.kinds.pod.validation.pod import validate_pod_resize, validate_pod_update
+from fakeapi.kinds.pod.validation.update import SPEC_CHANGE_PREFIX
+from fakeapi.machinery import fielderrors as fe
 
 EXPECTED_PREFIX = (
     "spec: Forbidden: pod updates may not change fields other than `spec.containers[*].image`,"

@@ -1,0 +1,81 @@
+"""Reading request bodies: JSON (also with no Content-Type), YAML, protobuf envelopes and patch documents."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
+
+JSON_PATCH = "application/json-patch+json"
+MERGE_PATCH = "application/merge-patch+json"
+STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
+APPLY_PATCH = "application/apply-patch+yaml"
+PATCH_TYPES = (JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH)
+PROTOBUF = "application/vnd.kubernetes.protobuf"
+_BODY_TYPES = ("application/json", "application/yaml", PROTOBUF)
+
+
+def media_type(request: web.Request) -> str:
+    """The Content-Type without parameters; empty when the client sent none."""
+    header = request.headers.get("Content-Type", "")
+    return header.split(";", 1)[0].strip().lower()
+
+
+async def read_object(request: web.Request, allow_protobuf: bool = False) -> Any:
+    """The decoded body of a create or update: JSON, YAML, or (where kubectl sends it) protobuf."""
+    kind = media_type(request)
+    raw = await request.read()
+    if kind in ("", "application/json", "*/*"):
+        return parse_json(raw)
+    if kind == "application/yaml":
+        return parse_yaml(raw)
+    if kind == PROTOBUF and allow_protobuf:
+        from fakeapi.http.protobuf import decode_k8s_protobuf
+
+        return decode_k8s_protobuf(raw)
+    raise unsupported(_BODY_TYPES)
+
+
+async def read_patch(request: web.Request) -> tuple[str, Any]:
+    kind = media_type(request)
+    if kind not in PATCH_TYPES:
+        raise unsupported(PATCH_TYPES)
+    raw = await request.read()
+    return kind, parse_yaml(raw) if kind == APPLY_PATCH else parse_json(raw)
+
+
+async def read_optional_json(request: web.Request) -> Any:
+    """DeleteOptions and similar: an empty body means none."""
+    raw = await request.read()
+    if not raw.strip():
+        return None
+    if media_type(request) == "application/yaml":
+        return parse_yaml(raw)
+    return parse_json(raw)
+
+
+def parse_json(raw: bytes) -> Any:
+    if not raw.strip():
+        raise BadRequest("couldn't get version/kind; json parse error: unexpected end of JSON input")
+    try:
+        return orjson.loads(raw)
+    except orjson.JSONDecodeError as error:
+        raise BadRequest(f"couldn't get version/kind; json parse error: {error}") from None
+
+
+def parse_yaml(raw: bytes) -> Any:
+    import yaml  # on first use: PyYAML costs ~30 ms of every start, and most sessions send JSON
+
+    try:
+        return yaml.safe_load(raw)
+    except yaml.YAMLError as error:
+        raise BadRequest(f"error converting YAML to JSON: {error}") from None
+
+
+def unsupported(accepted: tuple[str, ...]) -> UnsupportedMediaType:
+    return UnsupportedMediaType(
+        "the body of the request was in an unknown format - accepted media types include: " + ", ".join(accepted)
+    )

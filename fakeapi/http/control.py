@@ -1,0 +1,343 @@
+"""The /fakeapi/v1/ control API: reset, seed, dump, snapshots, faults, clock, request log and pod log text.
+
+The operations are plain functions over an `Api`, shared by the HTTP routes below and by the in-process
+`fakeapi.testing.FakeAPIServer`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+import orjson
+from aiohttp import web
+
+from fakeapi.cluster import Api, seed_namespaces
+from fakeapi.http.bodies import media_type
+from fakeapi.http.faults import FaultRule
+from fakeapi.http.guard import GuardedRouter
+from fakeapi.http.keys import api_key, config_key, watch_hub_key
+from fakeapi.http.podlogs import ContainerLog, LogKey
+from fakeapi.http.responses import json_response
+from fakeapi.machinery.clock import Clock, parse_rfc3339
+from fakeapi.machinery.errors import BadRequest, NotFound
+from fakeapi.machinery.labels import parse_label_selector
+from fakeapi.machinery.types import JSON
+from fakeapi.registry.generic import Registry
+from fakeapi.seeding import seed
+from fakeapi.storage.store import StoreSnapshot
+
+PREFIX = "/fakeapi/v1"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole state at one moment: every object and every pod log text."""
+
+    store: StoreSnapshot
+    pod_logs: Mapping[LogKey, ContainerLog]
+
+    @property
+    def resource_version(self) -> int:
+        return self.store.resource_version
+
+    def __len__(self) -> int:
+        return len(self.store)
+
+
+snapshots_key = web.AppKey("fakeapi_snapshots", dict[str, Snapshot])
+
+# ---- operations
+
+
+def reset(app: web.Application, seed: int | None = None) -> None:
+    """Back to a fresh server: only the initial namespaces, no logs, faults or recorded requests, a live
+    clock, and uids and names drawn from `seed` (as a fresh server's with that seed). The resourceVersion
+    keeps counting up; open watches end, and their clients, watching again, get 410 Expired and relist."""
+    api = app[api_key]
+    api.store.restore(StoreSnapshot({}, 0))
+    app[watch_hub_key].end_all()
+    api.pod_logs.clear()
+    api.faults.clear()
+    api.requests.clear()
+    api.clock.reset()
+    api.ids.reseed(seed)
+    seed_namespaces(api)
+
+
+def take_snapshot(api: Api) -> Snapshot:
+    return Snapshot(api.store.snapshot(), api.pod_logs.copy())
+
+
+def restore(app: web.Application, snapshot: Snapshot) -> None:
+    """Put back a snapshot's objects and logs (faults, clock and the request log are not part of it).
+    Open watches end; their clients, watching again, get 410 Expired and relist."""
+    api = app[api_key]
+    api.store.restore(snapshot.store)
+    api.pod_logs.replace_all(snapshot.pod_logs)
+    app[watch_hub_key].end_all()
+
+
+def resolve(api: Api, resource: str) -> Registry:
+    """A registry by plural, singular, short name or kind (`pods`, `pod`, `po`, `Pod`)."""
+    for registry in api.resources.values():
+        info = registry.info
+        if resource in (info.resource, info.singular, info.kind) or resource in info.short_names:
+            return registry
+    raise NotFound(f'the server doesn\'t have a resource type "{resource}"', {})
+
+
+def get_object(api: Api, resource: str, name: str, namespace: str = "default") -> JSON:
+    registry = resolve(api, resource)
+    return registry.get(namespace if registry.info.namespaced else "", name)
+
+
+def list_objects(api: Api, resource: str, namespace: str | None = None,
+                 label_selector: str = "") -> list[JSON]:
+    """Objects of a resource (in one namespace, or all), in storage order (namespace, then name)."""
+    registry = resolve(api, resource)
+    selector = parse_label_selector(label_selector) if label_selector else None
+    scope = namespace if registry.info.namespaced else None
+    items = [orjson.loads(data) for data in registry.store.list_bytes(registry.info.resource, scope)]
+    if selector is None:
+        return items
+    return [item for item in items if selector.matches(item["metadata"].get("labels"))]
+
+
+def dump(api: Api, resource: str | None = None, namespace: str | None = None) -> bytes:
+    """Every object as one `List` (cluster-scoped resources first), which `seed` takes back."""
+    registries = [resolve(api, resource)] if resource else \
+        sorted(api.resources.values(), key=lambda registry: registry.info.namespaced)
+    items: list[bytes] = []
+    for registry in registries:
+        items.extend(registry.store.list_bytes(registry.info.resource,
+                                               namespace if registry.info.namespaced else None))
+    head = b'{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"%d"},"items":[' % (
+        api.store.resource_version)
+    return head + b",".join(items) + b"]}"
+
+
+def clock_state(clock: Clock) -> JSON:
+    return {"now": iso_time(clock.now()), "frozen": clock.frozen}
+
+
+def change_clock(clock: Clock, body: Any) -> JSON:
+    """Apply `{"frozen": bool, "now": time, "advanceSeconds": n}`: freeze or unfreeze, set, then advance."""
+    if not isinstance(body, dict):
+        raise BadRequest("the clock body must be a JSON object")
+    unknown = set(body) - {"frozen", "now", "advanceSeconds"}
+    if unknown:
+        raise BadRequest(f"unknown clock fields: {', '.join(sorted(unknown))}")
+    when = _parse_time(body["now"]) if body.get("now") is not None else None
+    frozen = body.get("frozen")
+    if frozen is not None and not isinstance(frozen, bool):
+        raise BadRequest("frozen must be true or false")
+    advance = body.get("advanceSeconds")
+    if advance is not None and (isinstance(advance, bool) or not isinstance(advance, int | float)):
+        raise BadRequest("advanceSeconds must be a number")
+    if frozen is True:
+        clock.freeze(when)
+    elif frozen is False:
+        clock.unfreeze()
+    if when is not None and frozen is not True:
+        clock.set(when)
+    if advance:
+        clock.advance(advance)
+    return clock_state(clock)
+
+
+def iso_time(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def _parse_time(value: Any) -> datetime:
+    try:
+        return parse_rfc3339(str(value))
+    except ValueError:
+        raise BadRequest(f"now must be an RFC 3339 time, not {value!r}") from None
+
+
+def _success(message: str = "") -> web.Response:
+    status: JSON = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success"}
+    if message:
+        status["message"] = message
+    status["code"] = 200
+    return json_response(status)
+
+
+# ---- HTTP
+
+
+def setup_control_routes(app: web.Application, router: GuardedRouter) -> None:
+    app[snapshots_key] = {}
+    router.add_post(PREFIX + "/reset", reset_handler)
+    router.add_post(PREFIX + "/seed", seed_handler)
+    router.add_get(PREFIX + "/dump", dump_handler)
+    router.add_post(PREFIX + "/snapshots", create_snapshot)
+    router.add_get(PREFIX + "/snapshots", list_snapshots)
+    router.add_delete(PREFIX + "/snapshots/{id}", delete_snapshot)
+    router.add_post(PREFIX + "/snapshots/{id}/restore", restore_snapshot)
+    router.add_get(PREFIX + "/faults", list_faults)
+    router.add_post(PREFIX + "/faults", create_fault)
+    router.add_delete(PREFIX + "/faults", clear_faults)
+    router.add_get(PREFIX + "/faults/{id}", get_fault)
+    router.add_delete(PREFIX + "/faults/{id}", delete_fault)
+    router.add_get(PREFIX + "/clock", get_clock)
+    router.add_post(PREFIX + "/clock", post_clock)
+    router.add_get(PREFIX + "/requests", list_requests)
+    router.add_delete(PREFIX + "/requests", clear_requests)
+    log = PREFIX + "/logs/{namespace}/{pod}/{container}"
+    router.add_get(log, get_log)
+    router.add_put(log, put_log)
+    router.add_post(log, append_log)
+
+
+async def reset_handler(request: web.Request) -> web.Response:
+    reset(request.app, request.app[config_key].seed)
+    return _success("reset")
+
+
+async def seed_handler(request: web.Request) -> web.Response:
+    raw = await request.read()
+    source: Any
+    if media_type(request) == "application/json":
+        try:
+            source = orjson.loads(raw)
+        except orjson.JSONDecodeError as error:
+            raise BadRequest(f"json parse error: {error}") from None
+        if not isinstance(source, dict | list):
+            raise BadRequest("seed a JSON object, a List or an array of objects")
+    else:
+        source = raw
+    created = seed(request.app[api_key], source)
+    return json_response({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": created}, status=201)
+
+
+async def dump_handler(request: web.Request) -> web.Response:
+    query = request.query
+    dumped = dump(request.app[api_key], query.get("resource") or None, query.get("namespace") or None)
+    return json_response(dumped)
+
+
+def _snapshot_json(snapshot_id: str, snapshot: Snapshot) -> JSON:
+    return {"id": snapshot_id, "resourceVersion": str(snapshot.resource_version), "objects": len(snapshot)}
+
+
+async def create_snapshot(request: web.Request) -> web.Response:
+    snapshots = request.app[snapshots_key]
+    snapshot_id = str(max((int(key) for key in snapshots), default=0) + 1)
+    snapshots[snapshot_id] = take_snapshot(request.app[api_key])
+    return json_response(_snapshot_json(snapshot_id, snapshots[snapshot_id]), status=201)
+
+
+async def list_snapshots(request: web.Request) -> web.Response:
+    items = [_snapshot_json(key, snapshot) for key, snapshot in request.app[snapshots_key].items()]
+    return json_response({"items": items})
+
+
+def _snapshot(request: web.Request) -> tuple[str, Snapshot]:
+    snapshot_id = request.match_info["id"]
+    snapshot = request.app[snapshots_key].get(snapshot_id)
+    if snapshot is None:
+        raise NotFound(f'snapshot "{snapshot_id}" not found', {"name": snapshot_id, "kind": "snapshots"})
+    return snapshot_id, snapshot
+
+
+async def restore_snapshot(request: web.Request) -> web.Response:
+    snapshot_id, snapshot = _snapshot(request)
+    restore(request.app, snapshot)
+    return _success(f"restored snapshot {snapshot_id}")
+
+
+async def delete_snapshot(request: web.Request) -> web.Response:
+    snapshot_id, snapshot = _snapshot(request)
+    del request.app[snapshots_key][snapshot_id]
+    return json_response(_snapshot_json(snapshot_id, snapshot))
+
+
+async def list_faults(request: web.Request) -> web.Response:
+    faults = request.app[api_key].faults
+    return json_response({"items": [rule.to_json() for rule in faults.rules],
+                          "fired": [fired.to_json() for fired in faults.fired]})
+
+
+async def create_fault(request: web.Request) -> web.Response:
+    try:
+        rule = FaultRule.from_json(orjson.loads(await request.read() or b"null"))
+    except orjson.JSONDecodeError as error:
+        raise BadRequest(f"json parse error: {error}") from None
+    except (ValueError, TypeError) as error:
+        raise BadRequest(str(error)) from None
+    return json_response(request.app[api_key].faults.add(rule).to_json(), status=201)
+
+
+async def clear_faults(request: web.Request) -> web.Response:
+    request.app[api_key].faults.clear()
+    return _success("faults cleared")
+
+
+def _fault(request: web.Request) -> FaultRule:
+    rule_id = request.match_info["id"]
+    rule = request.app[api_key].faults.get(int(rule_id)) if rule_id.isdigit() else None
+    if rule is None:
+        raise NotFound(f'fault "{rule_id}" not found', {"name": rule_id, "kind": "faults"})
+    return rule
+
+
+async def get_fault(request: web.Request) -> web.Response:
+    return json_response(_fault(request).to_json())
+
+
+async def delete_fault(request: web.Request) -> web.Response:
+    rule = _fault(request)
+    request.app[api_key].faults.remove(rule.id)
+    return json_response(rule.to_json())
+
+
+async def get_clock(request: web.Request) -> web.Response:
+    return json_response(clock_state(request.app[api_key].clock))
+
+
+async def post_clock(request: web.Request) -> web.Response:
+    try:
+        body = orjson.loads(await request.read() or b"{}")
+    except orjson.JSONDecodeError as error:
+        raise BadRequest(f"json parse error: {error}") from None
+    return json_response(change_clock(request.app[api_key].clock, body))
+
+
+async def list_requests(request: web.Request) -> web.Response:
+    filters = {key: request.query.get(key) for key in ("verb", "resource", "subresource", "namespace", "name",
+                                                        "method")}
+    entries = request.app[api_key].requests.entries(**filters)
+    return json_response({"items": [entry.to_json() for entry in entries]})
+
+
+async def clear_requests(request: web.Request) -> web.Response:
+    request.app[api_key].requests.clear()
+    return _success("request log cleared")
+
+
+def _log_key(request: web.Request) -> tuple[str, str, str]:
+    match = request.match_info
+    return match["namespace"], match["pod"], match["container"]
+
+
+async def get_log(request: web.Request) -> web.Response:
+    text = request.app[api_key].pod_logs.text(*_log_key(request))
+    return web.Response(text=text, content_type="text/plain")
+
+
+async def put_log(request: web.Request) -> web.Response:
+    api = request.app[api_key]
+    api.pod_logs.set(*_log_key(request), await request.text(), api.clock.now())
+    return _success("log set")
+
+
+async def append_log(request: web.Request) -> web.Response:
+    api = request.app[api_key]
+    api.pod_logs.append(*_log_key(request), await request.text(), api.clock.now())
+    return _success("log appended")
+

@@ -1,0 +1,235 @@
+"""API discovery: /api, /apis and /api/v1, aggregated (v2, v2beta1) or legacy, generated from ResourceInfo.
+
+The format is chosen as upstream's discovery wrapper does: the first Accept media range the server can
+serve decides. A range asking for `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2|v2beta1` gets
+the aggregated document, with that Content-Type (kubectl picks the parser from it) and upstream's
+ETag / `Vary: Accept` / `Cache-Control: public` caching headers; a plain range gets the legacy
+APIVersions, APIGroupList or APIResourceList.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from collections.abc import Iterable
+from typing import NamedTuple
+
+import orjson
+from aiohttp import web
+
+from fakeapi.http.accept import parse_accept
+from fakeapi.http.keys import api_key
+from fakeapi.machinery.errors import NotAcceptable
+from fakeapi.machinery.types import JSON
+from fakeapi.registry.generic import ResourceInfo
+
+AGGREGATED_GROUP = "apidiscovery.k8s.io"
+AGGREGATED_KIND = "APIGroupDiscoveryList"
+AGGREGATED_VERSIONS = ("v2", "v2beta1")
+JSON_TYPE = "application/json"
+YAML_TYPE = "application/yaml"
+# what this server can write; upstream adds protobuf, which fakeapi never answers in
+SERVED_TYPES = (JSON_TYPE, YAML_TYPE)
+
+
+
+
+class Negotiated(NamedTuple):
+    media_type: str  # application/json or application/yaml
+    aggregated: str | None  # "v2" / "v2beta1" when the aggregated document was asked for
+
+    @property
+    def content_type(self) -> str:
+        if self.aggregated is None:
+            return self.media_type
+        return f"{self.media_type};g={AGGREGATED_GROUP};v={self.aggregated};as={AGGREGATED_KIND}"
+
+
+def negotiate(accept: str, aggregation: bool = True) -> Negotiated:
+    """Upstream's NegotiateMediaTypeOptions with the discovery endpoint restrictions (`aggregation`: /api
+    and /apis), or with the default ones that allow no conversion at all (/api/v1)."""
+    if not accept.strip():
+        return Negotiated(JSON_TYPE, None)
+    for media in parse_accept(accept):
+        if media.type == "application" and media.subtype in ("json", "yaml"):
+            media_type = f"application/{media.subtype}"
+        elif media.subtype == "*" and media.type in ("application", "*"):
+            media_type = JSON_TYPE
+        else:
+            continue
+        params = media.params
+        stream = params.get("stream")
+        if params.get("sv") or (stream and stream != "watch"):
+            continue
+        if {"as", "g", "v"} & params.keys():
+            if (
+                aggregation
+                and params.get("g") == AGGREGATED_GROUP
+                and params.get("v") in AGGREGATED_VERSIONS
+                and params.get("as") == AGGREGATED_KIND
+            ):
+                return Negotiated(media_type, params["v"])
+            continue  # a conversion discovery cannot do: try the next range
+        return Negotiated(media_type, None)
+    raise NotAcceptable("only the following media types are accepted: " + ", ".join(SERVED_TYPES))
+
+
+def storage_version_hash(group: str, version: str, kind: str) -> str:
+    """Upstream's discovery.StorageVersionHash: 8 bytes of sha256 over `group/version/kind`, base64."""
+    digest = hashlib.sha256(f"{group}/{version}/{kind}".encode()).digest()
+    return base64.b64encode(digest[:8]).decode()
+
+
+def _kind(kind: str) -> JSON:
+    return {"group": "", "version": "v1", "kind": kind}
+
+
+def _by_name(infos: Iterable[ResourceInfo]) -> list[ResourceInfo]:
+    return sorted(infos, key=lambda info: info.resource)
+
+
+# ---- aggregated (apidiscovery.k8s.io)
+
+
+def resource_discovery(info: ResourceInfo) -> JSON:
+    """One APIResourceDiscovery entry."""
+    entry: JSON = {
+        "resource": info.resource,
+        "responseKind": _kind(info.kind),
+        "scope": "Namespaced" if info.namespaced else "Cluster",
+        "singularResource": info.singular,
+        "verbs": sorted(info.verbs),
+    }
+    if info.short_names:
+        entry["shortNames"] = list(info.short_names)
+    if info.categories:
+        entry["categories"] = list(info.categories)
+    if info.subresources:
+        entry["subresources"] = [
+            {"subresource": sub.name, "responseKind": _kind(sub.kind), "verbs": sorted(sub.verbs)}
+            for sub in sorted(info.subresources, key=lambda sub: sub.name)
+        ]
+    return entry
+
+
+def core_group_discovery(infos: Iterable[ResourceInfo]) -> JSON:
+    """The APIGroupDiscovery of the core group: the one whose metadata.name is empty."""
+    return {
+        "metadata": {"creationTimestamp": None},
+        "versions": [
+            {
+                "version": "v1",
+                "resources": [resource_discovery(info) for info in _by_name(infos)],
+                "freshness": "Current",
+            }
+        ],
+    }
+
+
+def discovery_list(version: str, items: list[JSON]) -> JSON:
+    return {
+        "kind": AGGREGATED_KIND,
+        "apiVersion": f"{AGGREGATED_GROUP}/{version}",
+        "metadata": {},
+        "items": items,
+    }
+
+
+def discovery_etag(items: list[JSON]) -> str:
+    """Upstream hashes the version-independent document: sha512, upper-case hex."""
+    return hashlib.sha512(orjson.dumps({"metadata": {}, "items": items})).hexdigest().upper()
+
+
+# ---- legacy (meta/v1)
+
+
+def api_versions(server_address: str) -> JSON:
+    return {
+        "kind": "APIVersions",
+        "versions": ["v1"],
+        "serverAddressByClientCIDRs": [{"clientCIDR": "0.0.0.0/0", "serverAddress": server_address}],
+    }
+
+
+def api_group_list() -> JSON:
+    """fakeapi serves the core group only, which /apis never lists."""
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
+
+
+def resource_list(infos: Iterable[ResourceInfo]) -> JSON:
+    """The /api/v1 APIResourceList: resources and `resource/subresource` entries, sorted by name."""
+    resources: list[JSON] = []
+    for info in infos:
+        entry: JSON = {
+            "name": info.resource,
+            "singularName": info.singular,
+            "namespaced": info.namespaced,
+            "kind": info.kind,
+            "verbs": sorted(info.verbs),
+        }
+        if info.short_names:
+            entry["shortNames"] = list(info.short_names)
+        if info.categories:
+            entry["categories"] = list(info.categories)
+        entry["storageVersionHash"] = storage_version_hash("", "v1", info.kind)
+        resources.append(entry)
+        resources.extend(
+            {
+                "name": f"{info.resource}/{sub.name}",
+                "singularName": "",
+                "namespaced": info.namespaced,
+                "kind": sub.kind,
+                "verbs": sorted(sub.verbs),
+            }
+            for sub in info.subresources
+        )
+    resources.sort(key=lambda entry: entry["name"])
+    return {"kind": "APIResourceList", "groupVersion": "v1", "resources": resources}
+
+
+# ---- HTTP
+
+
+def _infos(request: web.Request) -> list[ResourceInfo]:
+    return [registry.info for registry in request.app[api_key].resources.values()]
+
+
+def _encode(body: JSON, media_type: str) -> bytes:
+    if media_type == YAML_TYPE:
+        import yaml  # on first use: most clients ask for JSON
+
+        return yaml.safe_dump(body, sort_keys=False).encode()
+    return orjson.dumps(body)
+
+
+def _answer(request: web.Request, legacy: JSON, aggregated_items: list[JSON]) -> web.Response:
+    negotiated = negotiate(request.headers.get("Accept", ""))
+    if negotiated.aggregated is None:
+        return web.Response(
+            body=_encode(legacy, negotiated.media_type), headers={"Content-Type": negotiated.content_type}
+        )
+    etag = f'"{discovery_etag(aggregated_items)}"'
+    headers = {"ETag": etag, "Vary": "Accept", "Cache-Control": "public"}
+    if request.headers.get("If-None-Match") == etag:
+        return web.Response(status=304, headers=headers)
+    body = discovery_list(negotiated.aggregated, aggregated_items)
+    headers["Content-Type"] = negotiated.content_type
+    return web.Response(body=_encode(body, negotiated.media_type), headers=headers)
+
+
+async def core_api(request: web.Request) -> web.Response:
+    """GET /api"""
+    return _answer(request, api_versions(request.host), [core_group_discovery(_infos(request))])
+
+
+async def api_groups(request: web.Request) -> web.Response:
+    """GET /apis"""
+    return _answer(request, api_group_list(), [])
+
+
+async def core_v1_resources(request: web.Request) -> web.Response:
+    """GET /api/v1: always the legacy APIResourceList (upstream has no aggregated form of it)."""
+    media_type = negotiate(request.headers.get("Accept", ""), aggregation=False).media_type
+    return web.Response(
+        body=_encode(resource_list(_infos(request)), media_type), headers={"Content-Type": media_type}
+    )

@@ -1,0 +1,127 @@
+"""Every route's handler is guarded: the request is recorded, faults are injected, and every error
+leaves as an upstream-shaped Status (an unexpected exception is logged and becomes a 500).
+
+A wrapper per route rather than an aiohttp middleware: around a middleware aiohttp adds a layer of
+its own to every request (about 13K instructions, 5% of a GET). Paths no route serves reach
+`routing.Unmatched`, the last resource, so that they too are answered with a Status.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from fakeapi.http.faults import inject_faults
+from fakeapi.http.keys import config_key
+from fakeapi.http.requestlog import CONTROL_PREFIX, record_request
+from fakeapi.http.responses import json_response
+from fakeapi.http.routing import Unmatched
+from fakeapi.machinery.errors import (
+    InternalError,
+    MethodNotAllowed,
+    NotFound,
+    RequestEntityTooLarge,
+    StatusError,
+    UnsupportedMediaType,
+)
+
+if TYPE_CHECKING:
+    from fakeapi.cluster import Api
+
+log = logging.getLogger("fakeapi")
+
+
+def status_response(error: StatusError) -> web.Response:
+    response = json_response(error.to_status(), status=error.code)
+    response.headers.update(error.headers)
+    return response
+
+
+def guarded(api: Api, handler: Handler) -> Handler:
+    """`handler` recorded, faulted and with its errors answered as Status objects."""
+
+    async def guard(request: web.Request) -> web.StreamResponse:
+        recorded = None
+        try:
+            if not request.path.startswith(CONTROL_PREFIX):  # the control API is neither recorded nor faulted
+                if api.requests.limit > 0:
+                    recorded = record_request(api.requests, api.clock, request)
+                    if request.body_exists:  # read here, a body too large still leaves its 413 recorded
+                        recorded.body = await request.read()
+                if api.faults.rules:
+                    await inject_faults(api.faults, api.clock, lambda: api.store.resource_version, request)
+            response = await handler(request)
+        except StatusError as error:
+            response = status_response(error)
+        except web.HTTPException as error:
+            status_error = _http_error(request, error)
+            if status_error is None:
+                raise
+            response = status_response(status_error)
+        except Exception as error:
+            log.exception("internal error serving %s %s", request.method, request.path_qs)
+            response = status_response(InternalError(f"Internal error occurred: {error!r}"))
+        if recorded is not None and recorded.status is None:
+            recorded.status = response.status
+        return response
+
+    return guard
+
+
+class GuardedRouter:
+    """Adds routes to an aiohttp router with their handlers guarded."""
+
+    def __init__(self, router: web.UrlDispatcher, api: Api) -> None:
+        self.router = router
+        self.api = api
+
+    def guard(self, handler: Handler) -> Handler:
+        return guarded(self.api, handler)
+
+    def add_get(self, path: str, handler: Handler) -> None:
+        self.router.add_get(path, self.guard(handler))
+
+    def add_post(self, path: str, handler: Handler) -> None:
+        self.router.add_post(path, self.guard(handler))
+
+    def add_put(self, path: str, handler: Handler) -> None:
+        self.router.add_put(path, self.guard(handler))
+
+    def add_patch(self, path: str, handler: Handler) -> None:
+        self.router.add_patch(path, self.guard(handler))
+
+    def add_delete(self, path: str, handler: Handler) -> None:
+        self.router.add_delete(path, self.guard(handler))
+
+    def register_resource(self, resource: web.AbstractResource) -> None:
+        """A resource whose routes were made with `guard`ed handlers."""
+        self.router.register_resource(resource)
+
+    def finish(self) -> None:
+        """Add the resource that answers every path no route serves: call it after the last route."""
+        self.router.register_resource(Unmatched(self.guard(_unmatched)))
+
+
+async def _unmatched(request: web.Request) -> web.StreamResponse:
+    """405 where another method of the path is served, else 404 (as aiohttp's router would say)."""
+    for resource in request.app.router.resources():
+        if not isinstance(resource, Unmatched) and (await resource.resolve(request))[1]:
+            raise MethodNotAllowed.on_path()
+    raise NotFound.path()
+
+
+def _http_error(request: web.Request, error: web.HTTPException) -> StatusError | None:
+    """The Status for an HTTP error aiohttp raised in a handler (body size, media type), None for the rest."""
+    if isinstance(error, web.HTTPNotFound):
+        return NotFound.path()
+    if isinstance(error, web.HTTPMethodNotAllowed):
+        return MethodNotAllowed.on_path()
+    if isinstance(error, web.HTTPRequestEntityTooLarge):
+        limit = request.app[config_key].max_body_bytes
+        return RequestEntityTooLarge(f"Request entity too large: limit is {limit}")
+    if isinstance(error, web.HTTPUnsupportedMediaType):
+        return UnsupportedMediaType("the body of the request was in an unknown format")
+    return None

@@ -1,0 +1,157 @@
+"""Thin HTTP handlers: parse the request, call the registry, encode the answer."""
+
+from __future__ import annotations
+
+from aiohttp import web
+
+from fakeapi.cluster import Api
+from fakeapi.http.bodies import APPLY_PATCH, read_object, read_optional_json, read_patch
+from fakeapi.http.keys import api_key
+from fakeapi.http.listing import delete_collection as delete_listed
+from fakeapi.http.listing import get_one, list_or_watch
+from fakeapi.http.responses import json_response
+from fakeapi.http.versioninfo import VERSION
+from fakeapi.machinery.errors import MethodNotAllowed
+from fakeapi.machinery.types import JSON
+from fakeapi.registry.generic import Registry
+from fakeapi.registry.options import DeleteOptions, WriteOptions
+
+# ---- meta
+
+
+async def healthz(request: web.Request) -> web.Response:
+    return web.Response(text="ok")
+
+
+async def version(request: web.Request) -> web.Response:
+    return json_response(VERSION)
+
+
+# ---- collections
+
+
+def _api(request: web.Request) -> Api:
+    return request.app[api_key]
+
+
+def _namespace(request: web.Request) -> str:
+    return request.match_info.get("namespace", "")
+
+
+def _registry(request: web.Request) -> Registry:
+    registry = _api(request).registry(request.match_info["resource"])
+    namespaced_path = "namespace" in request.match_info
+    if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
+        raise MethodNotAllowed.on_path()
+    return registry
+
+
+def _subresource(request: web.Request) -> Registry:
+    return _api(request).subresource(request.match_info["resource"], request.match_info["subresource"])
+
+
+async def list_collection(request: web.Request) -> web.StreamResponse:
+    registry = _registry(request)
+    namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    return await list_or_watch(request, registry, namespace)
+
+
+async def watch_collection(request: web.Request) -> web.StreamResponse:
+    """The legacy `/api/v1/watch/...` collection path: a list request that always watches."""
+    registry = _registry(request)
+    namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    return await list_or_watch(request, registry, namespace, force_watch=True)
+
+
+async def watch_object(request: web.Request) -> web.StreamResponse:
+    """The legacy `/api/v1/watch/.../{name}` path: a watch of one object."""
+    registry = _registry(request)
+    namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    name = request.match_info["name"]
+    return await list_or_watch(request, registry, namespace, name=name, force_watch=True)
+
+
+async def create(request: web.Request) -> web.Response:
+    registry = _registry(request)
+    body = await read_object(request, allow_protobuf=registry.info.resource == "namespaces")
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    created = registry.create(_namespace(request), body, options)
+    return json_response(registry.encoded(created), status=201, warnings=options.warnings)
+
+
+async def delete_collection(request: web.Request) -> web.Response:
+    registry = _registry(request)
+    return await delete_listed(request, registry, _namespace(request))
+
+
+# ---- one object
+
+
+async def get(request: web.Request) -> web.Response:
+    return await get_one(request, _registry(request), _namespace(request), request.match_info["name"])
+
+
+async def replace(request: web.Request) -> web.Response:
+    return await _replace(request, _registry(request))
+
+
+async def patch(request: web.Request) -> web.Response:
+    return await _patch(request, _registry(request))
+
+
+async def delete(request: web.Request) -> web.Response:
+    registry = _registry(request)
+    body = await read_optional_json(request)
+    options = DeleteOptions.parse(body, request.query)
+    obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
+    if gone and not registry.info.returns_deleted_object:
+        return json_response(success_status(registry.info.resource, obj))
+    accepted = not gone and options.orphan_dependents is False
+    return json_response(obj, status=202 if accepted else 200)
+
+
+def success_status(resource: str, deleted: JSON) -> JSON:
+    """What upstream answers for a finished delete of a resource that does not return the object."""
+    meta = deleted.get("metadata", {})
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
+            "details": {"name": meta.get("name", ""), "kind": resource, "uid": meta.get("uid", "")}}
+
+
+# ---- subresources
+
+
+async def get_subresource(request: web.Request) -> web.Response:
+    registry = _subresource(request)
+    return json_response(registry.get_bytes(_namespace(request), request.match_info["name"]))
+
+
+async def replace_subresource(request: web.Request) -> web.Response:
+    return await _replace(request, _subresource(request))
+
+
+async def patch_subresource(request: web.Request) -> web.Response:
+    return await _patch(request, _subresource(request))
+
+
+async def _replace(request: web.Request, registry: Registry) -> web.Response:
+    body = await read_object(request)
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    updated = registry.update(_namespace(request), request.match_info["name"], body, options)
+    return json_response(registry.encoded(updated), warnings=options.warnings)
+
+
+async def _patch(request: web.Request, registry: Registry) -> web.Response:
+    content_type, patch_body = await read_patch(request)
+    name = request.match_info["name"]
+    if content_type == APPLY_PATCH:
+        from fakeapi.registry.apply import server_side_apply
+
+        options = WriteOptions.from_query(request.query)  # apply needs an explicit fieldManager
+        obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
+        return json_response(obj, status=201 if created else 200, warnings=options.warnings)
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    from fakeapi.registry.patchers import patcher_for  # the patch machinery loads on the first PATCH
+
+    patcher = patcher_for(content_type, registry.schema, options.field_validation)
+    patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
+    return json_response(registry.encoded(patched), warnings=options.warnings)

@@ -1,0 +1,174 @@
+"""Serving the committed OpenAPI documents as kube-openapi's handlers do (handler3 for v3, handler for v2).
+
+* `/openapi/v3` lists each group version with a `serverRelativeURL` whose `hash` is the document's ETag
+  (sha512, upper-case hex), so a changed document gets a new URL;
+* `/openapi/v3/api/v1?hash=H`: the document with `Cache-Control: public, immutable` and an `Expires` a year
+  out; a stale hash is redirected (301) to the current URL; without a hash, no cache headers;
+* `/openapi/v2`: the swagger document, JSON only;
+* every answer carries an `Etag` and honours `If-None-Match` / `If-Modified-Since` (304).
+
+fakeapi writes no protobuf: an Accept that names only protobuf forms gets 406, as upstream answers any
+Accept it cannot serve (kubectl asks /openapi/v2 for protobuf only as a fallback and treats a failure as
+"no v2 document").
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import datetime
+from email.utils import format_datetime, parsedate_to_datetime
+from pathlib import Path
+
+import orjson
+from aiohttp import web
+
+from fakeapi.http.accept import parse_accept
+from fakeapi.http.guard import GuardedRouter
+from fakeapi.http.keys import api_key
+from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT, V3_GROUP_VERSION
+
+JSON_TYPE = "application/json"
+_DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+@dataclass(frozen=True)
+class Document:
+    body: bytes
+    etag: str  # unquoted
+    modified: datetime
+
+    @classmethod
+    def of(cls, body: bytes, modified: datetime) -> Document:
+        return cls(body, hashlib.sha512(body).hexdigest().upper(), modified.replace(microsecond=0))
+
+
+class OpenApiDocuments:
+    """The committed documents of one server, read and hashed on first use."""
+
+    def __init__(self, directory: Path = DOCUMENTS_DIR) -> None:
+        self._directory = directory
+        self._documents: dict[Path, Document] = {}
+
+    def get(self, relative: Path, now: datetime) -> Document:
+        document = self._documents.get(relative)
+        if document is None:
+            # served compact, as upstream marshals it; the committed file is indented for review
+            body = orjson.dumps(orjson.loads((self._directory / relative).read_bytes()))
+            document = self._documents[relative] = Document.of(body, now)
+        return document
+
+    def v3_discovery(self, now: datetime) -> Document:
+        v3 = self.get(V3_DOCUMENT, now)
+        body = orjson.dumps(
+            {"paths": {V3_GROUP_VERSION: {"serverRelativeURL": _server_relative_url(v3.etag)}}}
+        )
+        return Document.of(body, v3.modified)
+
+
+openapi_key = web.AppKey("openapi", OpenApiDocuments)
+
+
+def _server_relative_url(etag: str) -> str:
+    return f"/openapi/v3/{V3_GROUP_VERSION}?hash={etag}"
+
+
+def _now(request: web.Request) -> datetime:
+    return request.app[api_key].clock.now()
+
+
+def go_rfc1123(when: datetime) -> str:
+    """Go's time.RFC1123 layout for a UTC time, independent of the process locale."""
+    return (
+        f"{_DAYS[when.weekday()]}, {when.day:02d} {_MONTHS[when.month - 1]} {when.year} {when:%H:%M:%S} UTC"
+    )
+
+
+def _not_modified(request: web.Request, document: Document) -> bool:
+    """net/http's checkPreconditions for GET: If-None-Match wins; else If-Modified-Since."""
+    none_match = request.headers.get("If-None-Match")
+    if none_match is not None:
+        tags = {tag.strip().removeprefix("W/") for tag in none_match.split(",")}
+        return "*" in tags or f'"{document.etag}"' in tags
+    since = request.headers.get("If-Modified-Since")
+    if since:
+        try:
+            return document.modified <= parsedate_to_datetime(since)
+        except (TypeError, ValueError):
+            return False
+    return False
+
+
+def _serve(request: web.Request, document: Document, headers: dict[str, str]) -> web.Response:
+    """http.ServeContent: Last-Modified, and 304 when the client's copy is current."""
+    headers["Etag"] = f'"{document.etag}"'
+    if _not_modified(request, document):
+        return web.Response(status=304, headers=headers)
+    headers["Last-Modified"] = format_datetime(document.modified, usegmt=True)
+    headers["Content-Type"] = JSON_TYPE
+    return web.Response(body=document.body, headers=headers)
+
+
+def _accepts_json(accept: str) -> bool:
+    """kube-openapi serves the first format the best-ranked clauses name. fakeapi has JSON only (upstream
+    also has protobuf), so a clause that JSON satisfies anywhere in the header will do."""
+    return any(
+        media.type in ("application", "*") and media.subtype in ("json", "*")
+        for media in parse_accept(accept or "*/*")
+    )
+
+
+def _redirect(location: str, headers: dict[str, str]) -> web.Response:
+    """net/http's Redirect for a GET: the Location plus a one-link HTML body."""
+    return web.Response(
+        status=301,
+        headers={**headers, "Location": location},
+        text=f'<a href="{location}">Moved Permanently</a>.\n\n',
+        content_type="text/html",
+    )
+
+
+def _a_year_after(when: datetime) -> datetime:
+    """Go's AddDate(1, 0, 0): the same day next year, 29 February becoming 1 March."""
+    try:
+        return when.replace(year=when.year + 1)
+    except ValueError:
+        return when.replace(year=when.year + 1, month=3, day=1)
+
+
+async def openapi_v3_root(request: web.Request) -> web.Response:
+    """GET /openapi/v3"""
+    return _serve(request, request.app[openapi_key].v3_discovery(_now(request)), {})
+
+
+async def openapi_v3_group_version(request: web.Request) -> web.Response:
+    """GET /openapi/v3/{group version}"""
+    headers = {"Vary": "Accept"}
+    if not _accepts_json(request.headers.get("Accept", "")):
+        return web.Response(status=406, headers=headers)
+    if request.match_info["group_version"] != V3_GROUP_VERSION:
+        return web.Response(headers=headers)  # upstream writes nothing for an unknown group version
+    document = request.app[openapi_key].get(V3_DOCUMENT, _now(request))
+    wanted = request.query.get("hash", "")
+    if wanted:
+        if wanted != document.etag:
+            return _redirect(_server_relative_url(document.etag), headers)
+        headers["Cache-Control"] = "public, immutable"
+        headers["Expires"] = go_rfc1123(_a_year_after(_now(request)))
+    return _serve(request, document, headers)
+
+
+async def openapi_v2(request: web.Request) -> web.Response:
+    """GET /openapi/v2"""
+    headers = {"Vary": "Accept"}
+    if not _accepts_json(request.headers.get("Accept", "")):
+        return web.Response(status=406, headers=headers)
+    return _serve(request, request.app[openapi_key].get(V2_DOCUMENT, _now(request)), headers)
+
+
+def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
+    app[openapi_key] = OpenApiDocuments()
+    router.add_get("/openapi/v2", openapi_v2)
+    router.add_get("/openapi/v3", openapi_v3_root)
+    router.add_get("/openapi/v3/{group_version:.+}", openapi_v3_group_version)

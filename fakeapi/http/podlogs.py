@@ -1,0 +1,282 @@
+"""The pods/log subresource: container log text that tests set, served as the kubelet would (text/plain)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from aiohttp import web
+
+from fakeapi.http.requestlog import record_status
+from fakeapi.machinery import fielderrors as fe
+from fakeapi.machinery.clock import Clock, parse_rfc3339
+from fakeapi.machinery.errors import BadRequest, Invalid, NotFound
+from fakeapi.machinery.types import JSON
+from fakeapi.storage.store import Event
+
+DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
+LogKey = tuple[str, str, str]  # namespace, pod, container
+_CLIENT_CHECK_SECONDS = 0.5  # how often a follow stream notices a client that went away
+
+
+@dataclass
+class ContainerLog:
+    """Lines as they arrived (the last may be partial), each with the time its first byte came."""
+
+    lines: list[str] = field(default_factory=list)
+    times: list[datetime] = field(default_factory=list)
+
+    def append(self, text: str, now: datetime) -> None:
+        if not text:
+            return
+        if self.lines and not self.lines[-1].endswith("\n"):
+            head, sep, text = text.partition("\n")
+            self.lines[-1] += head + sep
+        for line in text.splitlines(keepends=True):
+            self.lines.append(line)
+            self.times.append(now)
+
+    @property
+    def text(self) -> str:
+        return "".join(self.lines)
+
+
+class PodLogs:
+    """Log text per (namespace, pod, container). Followers wait on `changed`; a deleted pod loses its logs."""
+
+    def __init__(self) -> None:
+        self._logs: dict[LogKey, ContainerLog] = {}
+        self._waiters: dict[tuple[str, str], asyncio.Event] = {}
+
+    def set(self, namespace: str, pod: str, container: str, text: str, now: datetime) -> None:
+        log = ContainerLog()
+        log.append(text, now)
+        self._logs[(namespace, pod, container)] = log
+        self._notify(namespace, pod)
+
+    def append(self, namespace: str, pod: str, container: str, text: str, now: datetime) -> None:
+        self._logs.setdefault((namespace, pod, container), ContainerLog()).append(text, now)
+        self._notify(namespace, pod)
+
+    def get(self, namespace: str, pod: str, container: str) -> ContainerLog:
+        return self._logs.get((namespace, pod, container)) or ContainerLog()
+
+    def text(self, namespace: str, pod: str, container: str) -> str:
+        return self.get(namespace, pod, container).text
+
+    def clear(self) -> None:
+        self._logs.clear()
+        for key in list(self._waiters):
+            self._notify(*key)
+
+    def copy(self) -> dict[LogKey, ContainerLog]:
+        return {key: ContainerLog(list(log.lines), list(log.times)) for key, log in self._logs.items()}
+
+    def replace_all(self, logs: Mapping[LogKey, ContainerLog]) -> None:
+        self.clear()
+        self._logs.update((key, ContainerLog(list(log.lines), list(log.times))) for key, log in logs.items())
+
+    def changed(self, namespace: str, pod: str) -> asyncio.Event:
+        """An event set at the next change of any log of this pod, or when the pod is deleted."""
+        return self._waiters.setdefault((namespace, pod), asyncio.Event())
+
+    def on_event(self, event: Event) -> None:
+        """Store listener: a deleted pod's containers have no logs any more, and its followers stop."""
+        if event.type == "DELETED" and event.key.resource == "pods":
+            namespace, pod = event.key.namespace, event.key.name
+            for key in [key for key in self._logs if key[0] == namespace and key[1] == pod]:
+                del self._logs[key]
+            self._notify(namespace, pod)
+
+    def _notify(self, namespace: str, pod: str) -> None:
+        waiter = self._waiters.pop((namespace, pod), None)
+        if waiter is not None:
+            waiter.set()
+
+
+@dataclass(frozen=True)
+class LogOptions:
+    """PodLogOptions from the query string, validated as upstream's ValidatePodLogOptions."""
+
+    container: str = ""
+    follow: bool = False
+    previous: bool = False
+    timestamps: bool = False
+    tail_lines: int | None = None
+    limit_bytes: int | None = None
+    since_seconds: int | None = None
+    since_time: datetime | None = None
+
+    @classmethod
+    def parse(cls, query: Mapping[str, str], pod: str) -> LogOptions:
+        since_time = query.get("sinceTime")
+        options = cls(
+            container=query.get("container", ""),
+            follow=_bool(query, "follow"),
+            previous=_bool(query, "previous"),
+            timestamps=_bool(query, "timestamps"),
+            tail_lines=_int(query, "tailLines"),
+            limit_bytes=_int(query, "limitBytes"),
+            since_seconds=_int(query, "sinceSeconds"),
+            since_time=_time(since_time) if since_time else None,
+        )
+        errors: list[fe.FieldError] = []
+        if options.tail_lines is not None and options.tail_lines < 0:
+            errors.append(fe.invalid("tailLines", options.tail_lines, "must be greater than or equal to 0"))
+        if options.limit_bytes is not None and options.limit_bytes < 1:
+            errors.append(fe.invalid("limitBytes", options.limit_bytes, "must be greater than 0"))
+        if options.since_seconds is not None and options.since_time is not None:
+            errors.append(fe.forbidden("", "at most one of `sinceTime` or `sinceSeconds` may be specified"))
+        elif options.since_seconds is not None and options.since_seconds < 1:
+            errors.append(fe.invalid("sinceSeconds", options.since_seconds, "must be greater than 0"))
+        if errors:
+            raise Invalid("PodLogOptions", pod, errors)
+        return options
+
+
+def _bool(query: Mapping[str, str], key: str) -> bool:
+    value = query.get(key)
+    if value is None or value == "":
+        return False
+    if value in ("1", "t", "T", "true", "TRUE", "True"):
+        return True
+    if value in ("0", "f", "F", "false", "FALSE", "False"):
+        return False
+    raise BadRequest(f'strconv.ParseBool: parsing "{value}": invalid syntax')
+
+
+def _int(query: Mapping[str, str], key: str) -> int | None:
+    value = query.get(key)
+    if value is None or value == "":
+        return None
+    try:
+        return int(value)
+    except ValueError:
+        raise BadRequest(f'strconv.ParseInt: parsing "{value}": invalid syntax') from None
+
+
+def _time(value: str) -> datetime:
+    try:
+        return parse_rfc3339(value)
+    except ValueError:
+        raise BadRequest(f'parsing time "{value}" as "2006-01-02T15:04:05Z07:00": cannot parse') from None
+
+
+def pick_container(pod: JSON, requested: str) -> str:
+    """The container whose log is asked for: the one named, the only one, or the default-container
+    annotation (kubectl's choice, honoured here so that clients other than kubectl get it too)."""
+    name = pod["metadata"]["name"]
+    spec: JSON = pod.get("spec") or {}
+    containers: list[str] = [c.get("name", "") for c in spec.get("containers") or []]
+    init: list[str] = [c.get("name", "") for c in spec.get("initContainers") or []]
+    ephemeral: list[str] = [c.get("name", "") for c in spec.get("ephemeralContainers") or []]
+    if requested:
+        if requested not in (*containers, *init, *ephemeral):
+            raise BadRequest(f"container {requested} is not valid for pod {name}")
+        return requested
+    if len(containers) == 1:
+        return containers[0]
+    annotated = str((pod["metadata"].get("annotations") or {}).get(DEFAULT_CONTAINER_ANNOTATION, ""))
+    if annotated in containers:
+        return annotated
+    if not containers:
+        raise BadRequest(f"a container name must be specified for pod {name}")
+    message = f"a container name must be specified for pod {name}, choose one of: [{' '.join(containers)}]"
+    if init:
+        message += f" or one of the init containers: [{' '.join(init)}]"
+    raise BadRequest(message)
+
+
+def render(log: ContainerLog, options: LogOptions, first_line: int = 0) -> bytes:
+    """The bytes of the log from line `first_line` on, with timestamps if asked (limitBytes not applied)."""
+    lines = log.lines[first_line:]
+    if not options.timestamps:
+        return "".join(lines).encode()
+    stamps = log.times[first_line:]
+    stamped = (f"{_kubelet_time(stamp)} {line}" for stamp, line in zip(stamps, lines, strict=True))
+    return "".join(stamped).encode()
+
+
+def first_line(log: ContainerLog, options: LogOptions, now: datetime) -> int:
+    """Where the answer starts: after sinceSeconds/sinceTime, then the last tailLines of those."""
+    start = 0
+    since = options.since_time
+    if options.since_seconds is not None:
+        since = now - timedelta(seconds=options.since_seconds)
+    if since is not None:
+        start = next((i for i, stamp in enumerate(log.times) if stamp >= since), len(log.lines))
+    if options.tail_lines is not None:
+        start = max(start, len(log.lines) - options.tail_lines)
+    return start
+
+
+def _kubelet_time(when: datetime) -> str:
+    # the kubelet writes RFC 3339 with exactly nine fractional digits
+    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond:06d}000Z"
+
+
+async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: PodLogs,
+                    clock: Clock) -> web.StreamResponse:
+    """Answer GET pods/{name}/log for a pod already read from the store."""
+    meta: JSON = pod["metadata"]
+    namespace, name = meta["namespace"], meta["name"]
+    container = pick_container(pod, options.container)
+    if options.previous:
+        raise BadRequest(f'previous terminated container "{container}" in pod "{name}" not found')
+    changed = logs.changed(namespace, name)  # taken before reading, so no later change is missed
+    log = logs.get(namespace, name, container)
+    start = first_line(log, options, clock.now())
+    body = render(log, options, start)
+    limit = options.limit_bytes
+    if not options.follow:
+        return web.Response(body=body[:limit] if limit is not None else body, content_type="text/plain")
+    response = web.StreamResponse(headers={"Content-Type": "text/plain"})
+    await response.prepare(request)
+    record_status(request, response)
+    sent = 0
+    while True:
+        chunk = body[sent:] if limit is None else body[sent:limit]
+        if chunk:
+            try:
+                await response.write(chunk)
+            except ConnectionError:
+                return response
+            sent += len(chunk)
+        if limit is not None and sent >= limit:
+            break
+        while not changed.is_set():
+            if request.transport is None or request.transport.is_closing():
+                return response  # aiohttp does not cancel a handler whose client left
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(changed.wait(), _CLIENT_CHECK_SECONDS)
+        changed = logs.changed(namespace, name)
+        if not _same_pod(request, namespace, name, meta.get("uid")):
+            break
+        body = render(logs.get(namespace, name, container), options, start)
+    with contextlib.suppress(ConnectionError):
+        await response.write_eof()
+    return response
+
+
+def _same_pod(request: web.Request, namespace: str, name: str, uid: object) -> bool:
+    from fakeapi.http.keys import api_key  # keys imports api, which imports this module
+
+    try:
+        current = request.app[api_key].registry("pods").get(namespace, name)
+    except NotFound:
+        return False
+    return bool(current["metadata"].get("uid") == uid)
+
+
+async def pod_log(request: web.Request) -> web.StreamResponse:
+    """The route handler: GET /api/v1/namespaces/{namespace}/pods/{name}/log."""
+    from fakeapi.http.keys import api_key  # keys imports api, which imports this module
+
+    api = request.app[api_key]
+    namespace, name = request.match_info["namespace"], request.match_info["name"]
+    options = LogOptions.parse(request.query, name)  # upstream validates the options before it reads the pod
+    pod = api.registry("pods").get(namespace, name)
+    return await serve_log(request, pod, options, api.pod_logs, api.clock)

@@ -1,0 +1,31 @@
+"""Building HTTP answers: JSON bodies from dicts or stored bytes, and Warning headers."""
+
+from __future__ import annotations
+
+import orjson
+from aiohttp import web
+
+from fakeapi.machinery.types import JSON
+
+JSON_TYPE = "application/json"
+_JSON_HEADERS = {"Content-Type": JSON_TYPE}
+
+
+def json_response(body: JSON | bytes, status: int = 200, warnings: list[str] | None = None) -> web.Response:
+    data = body if isinstance(body, bytes) else orjson.dumps(body)
+    # a plain header costs aiohttp less than content_type=, which it parses into a media type first
+    response = web.Response(body=data, status=status, headers=_JSON_HEADERS)
+    if warnings:
+        for warning in _unique(warnings):
+            response.headers.add("Warning", warning_header(warning))
+    return response
+
+
+def warning_header(text: str) -> str:
+    """RFC 7234 warn-code 299 with the text quoted, as upstream's warning recorder writes it."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    return f'299 - "{escaped}"'
+
+
+def _unique(items: list[str]) -> list[str]:
+    return list(dict.fromkeys(items))

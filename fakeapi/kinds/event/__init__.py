@@ -1,0 +1,1 @@
+"""core/v1 Event: schema, strategy, validation and Table columns."""

@@ -1,0 +1,1 @@
+"""core/v1 Namespace: schema, defaults, strategy, validation and Table columns."""

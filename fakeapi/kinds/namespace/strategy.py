@@ -1,0 +1,38 @@
+"""Namespace strategy: phase Active on create, status and spec.finalizers owned by the server."""
+
+from __future__ import annotations
+
+from fakeapi.kinds.namespace.validation import validate_namespace, validate_namespace_update
+from fakeapi.kinds.pod.defaults import default_namespace
+from fakeapi.kinds.strategy import Strategy
+from fakeapi.machinery.fielderrors import FieldError
+from fakeapi.machinery.types import JSON
+
+KUBERNETES_FINALIZER = "kubernetes"
+
+
+class NamespaceStrategy(Strategy):
+    def default(self, obj: JSON) -> None:
+        default_namespace(obj)
+
+    def prepare_for_create(self, obj: JSON) -> None:
+        obj["status"] = {"phase": "Active"}
+        spec: JSON = obj.setdefault("spec", {})
+        finalizers = spec.setdefault("finalizers", [])
+        if KUBERNETES_FINALIZER not in finalizers:
+            finalizers.append(KUBERNETES_FINALIZER)
+
+    def validate(self, obj: JSON) -> list[FieldError]:
+        return validate_namespace(obj)
+
+    def prepare_for_update(self, new: JSON, old: JSON) -> None:
+        new["spec"] = old.get("spec", {})
+        new["status"] = old.get("status", {})
+
+    def validate_update(self, new: JSON, old: JSON) -> list[FieldError]:
+        return validate_namespace_update(new, old)
+
+
+class NamespaceStatusStrategy(NamespaceStrategy):
+    def prepare_for_update(self, new: JSON, old: JSON) -> None:
+        new["spec"] = old.get("spec", {})

@@ -1,0 +1,1 @@
+"""The marshmallow schemas of core/v1 Pod and every type under it."""

@@ -1,0 +1,1 @@
+"""Pod validation as upstream's pkg/apis/core/validation: create, update, status and resize."""

@@ -1,0 +1,51 @@
+"""The strategy contract, after upstream's rest.RESTCreateStrategy / RESTUpdateStrategy.
+
+A strategy is stateless. The registry calls its hooks in this order:
+create: default -> prepare_for_create -> validate -> warnings_on_create -> canonicalize;
+update: default -> prepare_for_update -> validate_update -> warnings_on_update -> canonicalize.
+A subresource (e.g. pods/status) is the same registry with another strategy that overrides
+`prepare_for_update` and `validate_update`.
+"""
+
+from __future__ import annotations
+
+from fakeapi.machinery.fielderrors import FieldError
+from fakeapi.machinery.types import JSON
+
+
+class Strategy:
+    def default(self, obj: JSON) -> None:
+        """Decode-time defaulting (upstream defaults.go), on create and update. May mutate."""
+
+    def prepare_for_create(self, obj: JSON) -> None:
+        """Set server-owned fields before validation. May mutate; must not remove fields whose
+        presence would be a validation error."""
+
+    def validate(self, obj: JSON) -> list[FieldError]:
+        """Create validation. Must not mutate."""
+        return []
+
+    def warnings_on_create(self, obj: JSON) -> list[str]:
+        return []
+
+    def canonicalize(self, obj: JSON) -> None:
+        """Last normalisation before storage. May mutate."""
+
+    def prepare_for_update(self, new: JSON, old: JSON) -> None:
+        """Copy over what this write may not change (e.g. status on the main resource). May mutate `new`."""
+
+    def validate_update(self, new: JSON, old: JSON) -> list[FieldError]:
+        """Update validation. Must not mutate."""
+        return []
+
+    def warnings_on_update(self, new: JSON, old: JSON) -> list[str]:
+        return []
+
+    def allow_unconditional_update(self) -> bool:
+        """May a PUT without metadata.resourceVersion overwrite whatever is stored?"""
+        return True
+
+    def grace_period(self, obj: JSON, requested: int | None) -> int | None:
+        """Graceful deletion (upstream's optional RESTGracefulDeleteStrategy): the grace period to use,
+        or None when this resource is deleted at once."""
+        return None

@@ -1,0 +1,1 @@
+"""Kind-independent machinery: errors, field errors, selectors, quantities, schemas, patches, managedFields."""

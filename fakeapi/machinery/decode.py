@@ -1,0 +1,414 @@
+"""Decode a request body against its kind's schema: shape checks, upstream error messages, pruning.
+
+This is what kube-apiserver's JSON decoder (sigs.k8s.io/json, case-sensitive, strict) does before any
+strategy runs:
+
+* a value of the wrong JSON type is a 400 whose message matches upstream's, e.g.
+  `Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal string into Go struct field
+  PodSpec.spec.containers of type []v1.Container` (the Go field path has no list indexes);
+* an unknown field is dropped and reported as `unknown field "spec.containers[0].foo"` (with indexes);
+  the caller turns these into a 400 (Strict), `Warning` headers (Warn) or nothing (Ignore);
+* `null` means absent, as Go leaves a nil pointer / zero value that is omitted on output; a `null`
+  list element or map value becomes the Go zero value, since dropping it would shift or lose entries;
+* quantities and times are checked as apimachinery parses them; JSON numbers in quantities become
+  strings and times are rewritten as upstream writes them back (UTC; seconds, or microseconds).
+
+The walk runs over a plan compiled once per schema class from the marshmallow declared fields, so the
+schemas stay the single source of truth. `Schema.load` was measured at ~20x the cost (1.3 ms against
+~60 us for a 2.5 KB pod with status) and its errors do not look like upstream's.
+
+Duplicate keys never reach `decode` (JSON parsers keep the last one): `find_duplicate_fields` re-reads
+the raw body with the stdlib parser to report them as upstream's strict decoder does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+import orjson
+from marshmallow import Schema, fields
+
+from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.jsonvalues import copy_json, json_type_name
+from fakeapi.machinery.memo import Memo
+from fakeapi.machinery.schemas.base import (
+    QUANTITY_FORMAT_ERROR,
+    FreeForm,
+    Int32,
+    IntOrString,
+    MicroTime,
+    Quantity,
+    ResourceList,
+    StringMap,
+    Time,
+    canonical_time,
+    number_text,
+    quantity_error,
+)
+from fakeapi.machinery.types import JSON
+
+_STR, _BOOL, _INT32, _INT64, _FLOAT, _QUANTITY, _INTSTR, _TIME, _MICROTIME = range(9)
+_STRMAP, _RESOURCES, _FREE, _OBJECT, _LIST = range(9, 14)
+
+_INT32_LIMIT = 1 << 31
+_INT64_LIMIT = 1 << 63
+# the Go zero value a `null` list element or map value decodes to
+_ZERO: dict[int, Any] = {_STR: "", _BOOL: False, _INT32: 0, _INT64: 0, _FLOAT: 0, _QUANTITY: "0", _INTSTR: 0}
+_LIST_INDEX = re.compile(r"\[[0-9]+\]")
+_TYPE_META = (
+    'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
+)
+
+
+@dataclass
+class Decoded:
+    """A decoded body: the object, wire-shaped with unknown fields pruned, and what was pruned."""
+
+    obj: JSON
+    unknown: list[str] = field(default_factory=list)
+
+
+@dataclass(slots=True)
+class _Plan:
+    struct: str  # the Go struct name, e.g. "PodSpec"
+    fields: dict[str, _Spec]
+    # (field, its JSON) -> (decoded JSON, unknown fields), for the parts _shared_part memoises
+    memo: Memo[tuple[str, bytes], tuple[bytes, tuple[str, ...]]] = field(default_factory=lambda: Memo(256))
+
+
+@dataclass(slots=True)
+class _Spec:
+    kind: int
+    go_type: str  # the Go type named in "cannot unmarshal ... of type X"
+    plan: _Plan | None = None  # _OBJECT
+    item: _Spec | None = None  # _LIST
+
+
+class _WrongType(Exception):
+    """A value that does not fit its field; the enclosing object adds which field it was."""
+
+    def __init__(self, value: str, go_type: str) -> None:
+        super().__init__(value)
+        self.value = value
+        self.go_type = go_type
+
+
+class _Failure(Exception):
+    """A complete decode error message (the part after `... cannot be handled as a Kind: `)."""
+
+
+def decode(kind_schema: Schema | type[Schema], data: Any, kind: str, version: str = "v1") -> Decoded:
+    """Check `data` (a parsed JSON body) against `kind_schema`; raise BadRequest as upstream would.
+
+    The result shares no containers with `data`.
+    """
+    if data is None:
+        data = {}
+    if type(data) is not dict:
+        raise BadRequest(
+            _unrecognized(
+                kind, data, f"json: cannot unmarshal {json_type_name(data)} into Go value of type {_TYPE_META}"
+            )
+        )
+    for key in ("apiVersion", "kind"):
+        value = data.get(key)
+        if value is not None and type(value) is not str:
+            detail = f"json: cannot unmarshal {json_type_name(value)} into Go struct field .{key} of type string"
+            raise BadRequest(_unrecognized(kind, data, detail))
+    schema_class = kind_schema if isinstance(kind_schema, type) else type(kind_schema)
+    unknown: list[str] = []
+    try:
+        obj = _object(_plan_of(schema_class), data, "", unknown)
+    except _Failure as failure:
+        raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: {failure}') from None
+    return Decoded(obj, unknown)
+
+
+def find_duplicate_fields(raw: bytes) -> list[str]:
+    """Upstream's strict-decoding messages for repeated keys: `duplicate field "metadata.name"`.
+
+    Costs a second parse with the stdlib `json` (a few times slower than orjson), so callers run it
+    only when the answer is used: for fieldValidation=Strict, or Warn when explicitly requested.
+    Malformed JSON yields [] (the main parse reports it).
+    """
+    has_duplicates = False
+
+    def check(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        nonlocal has_duplicates
+        obj = dict(pairs)
+        if len(obj) != len(pairs):
+            has_duplicates = True
+        return obj
+
+    try:
+        json.loads(raw, object_pairs_hook=check)
+    except ValueError:
+        return []
+    if not has_duplicates:
+        return []
+    messages: list[str] = []
+    _collect_duplicates(json.loads(raw, object_pairs_hook=_Pairs), "", messages)
+    return messages
+
+
+class _Pairs(list[tuple[str, Any]]):
+    """A JSON object with every key kept, duplicates included."""
+
+
+def _collect_duplicates(node: Any, path: str, messages: list[str]) -> None:
+    if isinstance(node, _Pairs):
+        seen: set[str] = set()
+        for key, value in node:
+            child = f"{path}.{key}" if path else key
+            if key in seen:
+                messages.append(f'duplicate field "{child}"')
+            seen.add(key)
+            _collect_duplicates(value, child, messages)
+    elif isinstance(node, list):
+        for index, item in enumerate(node):
+            _collect_duplicates(item, f"{path}[{index}]", messages)
+
+
+# --- the walk -------------------------------------------------------------------------------------
+
+
+def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
+    out: JSON = {}
+    specs = plan.fields
+    key = ""
+    try:
+        for key, value in data.items():
+            spec = specs.get(key)
+            if spec is None:
+                unknown.append(f'unknown field "{path}{key}"')
+                continue
+            if value is None:
+                continue
+            kind = spec.kind
+            if kind == _STR:
+                if type(value) is not str:
+                    raise _WrongType(json_type_name(value), "string")
+            elif kind == _OBJECT:
+                if type(value) is not dict:
+                    raise _WrongType(json_type_name(value), spec.go_type)
+                if not path and key == "spec":
+                    value = _shared_part(plan, key, value, spec, "spec.", unknown)
+                else:
+                    value = _object(spec.plan, value, f"{path}{key}.", unknown)  # type: ignore[arg-type]
+            elif kind == _LIST:
+                if path == "status.":
+                    value = _shared_part(plan, key, value, spec, "status." + key, unknown)
+                else:
+                    value = _list(spec, value, f"{path}{key}", unknown)
+            else:
+                value = _leaf(spec, value)
+            out[key] = value
+    except _WrongType as wrong:
+        field_path = _LIST_INDEX.sub("", path) + key
+        raise _Failure(
+            f"json: cannot unmarshal {wrong.value} into Go struct field {plan.struct}.{field_path}"
+            f" of type {wrong.go_type}"
+        ) from None
+    return out
+
+
+def _shared_part(plan: _Plan, key: str, value: Any, spec: _Spec, path: str, unknown: list[str]) -> Any:
+    """A part many objects share, memoised on its JSON: a top-level `spec` (objects made from one
+    template) and the lists of a status (the conditions and container statuses of pods alike).
+    Walking them is most of the cost of a decode. The result is a fresh copy: defaulting edits it."""
+    try:
+        raw = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATETIME)
+    except TypeError:  # not plain JSON (a YAML date, a non-string key): no memo key, walk it
+        return _walk(spec, value, path, unknown)
+    memo = plan.memo
+    found = memo.get((key, raw))
+    if found is None:
+        pruned: list[str] = []
+        found = orjson.dumps(_walk(spec, value, path, pruned)), tuple(pruned)
+        memo.put((key, raw), found)
+    unknown.extend(found[1])
+    return orjson.loads(found[0])
+
+
+def _walk(spec: _Spec, value: Any, path: str, unknown: list[str]) -> Any:
+    if spec.kind == _LIST:
+        return _list(spec, value, path, unknown)
+    return _object(spec.plan, value, path, unknown)  # type: ignore[arg-type]
+
+
+def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:
+    if type(value) is not list:
+        raise _WrongType(json_type_name(value), spec.go_type)
+    item: _Spec = spec.item  # type: ignore[assignment]
+    if item.kind == _OBJECT:
+        plan: _Plan = item.plan  # type: ignore[assignment]
+        objects: list[Any] = []
+        for index, element in enumerate(value):
+            if element is None:
+                objects.append({})
+            elif type(element) is dict:
+                objects.append(_object(plan, element, f"{path}[{index}].", unknown))
+            else:
+                raise _WrongType(json_type_name(element), item.go_type)
+        return objects
+    if item.kind == _STR and all(type(element) is str for element in value):
+        return list(value)
+    return [_ZERO.get(item.kind) if element is None else _leaf(item, element) for element in value]
+
+
+def _leaf(spec: _Spec, value: Any) -> Any:
+    kind = spec.kind
+    kind_of_value = type(value)
+    if kind == _STR:
+        if kind_of_value is not str:
+            raise _WrongType(json_type_name(value), "string")
+        return value
+    if kind == _BOOL:
+        if kind_of_value is not bool:
+            raise _WrongType(json_type_name(value), "bool")
+        return value
+    if kind == _INT32 or kind == _INT64:
+        limit = _INT32_LIMIT if kind == _INT32 else _INT64_LIMIT
+        if kind_of_value is int and -limit <= value < limit:
+            return value
+        raise _WrongType(_number_or_type(value), spec.go_type)
+    if kind == _TIME or kind == _MICROTIME:
+        if kind_of_value is not str:
+            raise _WrongType(json_type_name(value), "string")
+        try:
+            return canonical_time(value, kind == _MICROTIME)
+        except ValueError as error:
+            raise _Failure(str(error)) from None
+    if kind == _STRMAP:
+        if kind_of_value is not dict:
+            raise _WrongType(json_type_name(value), spec.go_type)
+        strings: dict[str, str] = {}
+        for map_key, element in value.items():
+            if type(element) is str:
+                strings[map_key] = element
+            elif element is None:
+                strings[map_key] = ""
+            else:
+                raise _WrongType(json_type_name(element), "string")
+        return strings
+    if kind == _RESOURCES:
+        if kind_of_value is not dict:
+            raise _WrongType(json_type_name(value), spec.go_type)
+        return {name: _quantity(amount) for name, amount in value.items()}
+    if kind == _QUANTITY:
+        return _quantity(value)
+    if kind == _INTSTR:
+        if kind_of_value is str or (kind_of_value is int and -_INT32_LIMIT <= value < _INT32_LIMIT):
+            return value
+        raise _WrongType(_number_or_type(value), "int32")
+    if kind == _FLOAT:
+        if kind_of_value is int or kind_of_value is float:
+            return value
+        raise _WrongType(json_type_name(value), "float64")
+    return copy_json(value)  # free-form parts (managedFields' fieldsV1) can be large
+
+
+def _quantity(value: Any) -> str:
+    if type(value) is str:
+        error = quantity_error(value)
+        if error is not None:
+            raise _Failure(error)
+        return value
+    if value is None:
+        return "0"
+    if type(value) is int or type(value) is float:
+        return number_text(value)
+    raise _Failure(QUANTITY_FORMAT_ERROR)
+
+
+
+
+
+
+def _number_or_type(value: Any) -> str:
+    """How Go's decoder names a value that does not fit an integer: `number 1.5` or its JSON type."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return f"number {value!r}"
+    return json_type_name(value)
+
+
+def _unrecognized(kind: str, data: Any, detail: str) -> str:
+    """upstream's transformDecodeError when even apiVersion/kind cannot be read from the body."""
+    raw = orjson.dumps(data)
+    head = raw[:30]
+    if raw.startswith(b"{"):
+        summary = head.decode(errors="replace")
+    else:
+        summary = head.hex()
+    if len(raw) > 30:
+        summary += " ..."
+    return (
+        f"the object provided is unrecognized (must be of type {kind}): "
+        f"couldn't get version/kind; json parse error: {detail} ({summary})"
+    )
+
+
+# --- plans ------------------------------------------------------------------------------------------
+
+
+@cache
+def _plan_of(schema_class: type[Schema]) -> _Plan:
+    return _build_plan(schema_class, {})
+
+
+def _build_plan(schema_class: type[Schema], building: dict[type[Schema], _Plan]) -> _Plan:
+    if schema_class in building:  # a recursive schema refers back to a plan being built
+        return building[schema_class]
+    openapi_name = getattr(schema_class, "openapi_name", "") or schema_class.__name__.removesuffix("Schema")
+    plan = _Plan(openapi_name.rsplit(".", 1)[-1], {})
+    building[schema_class] = plan
+    for name, declared in schema_class._declared_fields.items():
+        plan.fields[declared.data_key or name] = _spec_of(declared, building)
+    return plan
+
+
+def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], _Plan]) -> _Spec:
+    if isinstance(declared, fields.Nested):
+        plan = _build_plan(_nested_class(declared), building)
+        return _Spec(_OBJECT, f"v1.{plan.struct}", plan=plan)
+    if isinstance(declared, fields.List):
+        item = _spec_of(declared.inner, building)
+        return _Spec(_LIST, f"[]{item.go_type}", item=item)
+    if isinstance(declared, ResourceList):
+        return _Spec(_RESOURCES, "v1.ResourceList")
+    if isinstance(declared, StringMap):
+        return _Spec(_STRMAP, "map[string]string")
+    if isinstance(declared, FreeForm | fields.Dict | fields.Raw):
+        return _Spec(_FREE, "")
+    if isinstance(declared, Quantity):
+        return _Spec(_QUANTITY, "resource.Quantity")
+    if isinstance(declared, MicroTime):
+        return _Spec(_MICROTIME, "v1.MicroTime")
+    if isinstance(declared, Time):
+        return _Spec(_TIME, "v1.Time")
+    if isinstance(declared, IntOrString):
+        return _Spec(_INTSTR, "intstr.IntOrString")
+    if isinstance(declared, Int32) and declared.bits == 32:
+        return _Spec(_INT32, "int32")
+    if isinstance(declared, fields.Integer):
+        return _Spec(_INT64, "int64")
+    if isinstance(declared, fields.Boolean):
+        return _Spec(_BOOL, "bool")
+    if isinstance(declared, fields.Number):
+        return _Spec(_FLOAT, "float64")
+    if isinstance(declared, fields.String):
+        return _Spec(_STR, "string")
+    return _Spec(_FREE, "")
+
+
+def _nested_class(declared: fields.Nested) -> type[Schema]:
+    nested = declared.nested
+    if isinstance(nested, type) and issubclass(nested, Schema):
+        return nested
+    if isinstance(nested, Schema):
+        return type(nested)
+    return type(declared.schema)

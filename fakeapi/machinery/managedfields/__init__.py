@@ -1,0 +1,1 @@
+"""metadata.managedFields: field paths and sets, and the field manager that keeps them."""

@@ -1,0 +1,21 @@
+"""The three PATCH content types of the Kubernetes API as pure functions: (object, patch) -> new object."""
+
+from __future__ import annotations
+
+from fakeapi.machinery.jsonvalues import copy_json
+from fakeapi.machinery.patch.json_patch import MAX_COPY_BYTES, MAX_OPERATIONS, UnprocessablePatch, apply_json_patch
+from fakeapi.machinery.patch.merge import UndecodablePatchResult, apply_merge_patch
+from fakeapi.machinery.patch.strategic import PatchTree, StrategicPatchError, apply_strategic_merge_patch
+
+__all__ = [
+    "MAX_COPY_BYTES",
+    "MAX_OPERATIONS",
+    "PatchTree",
+    "StrategicPatchError",
+    "UndecodablePatchResult",
+    "UnprocessablePatch",
+    "apply_json_patch",
+    "apply_merge_patch",
+    "apply_strategic_merge_patch",
+    "copy_json",
+]

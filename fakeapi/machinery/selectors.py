@@ -1,0 +1,14 @@
+"""The selector API handlers use: parse `labelSelector`/`fieldSelector` once, then match per object."""
+
+from __future__ import annotations
+
+from fakeapi.machinery.fieldselectors import FieldSelector, parse_field_selector, selectable_fields
+from fakeapi.machinery.labels import LabelSelector, parse_label_selector
+
+__all__ = [
+    "FieldSelector",
+    "LabelSelector",
+    "parse_field_selector",
+    "parse_label_selector",
+    "selectable_fields",
+]

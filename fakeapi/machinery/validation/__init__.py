@@ -1,0 +1,1 @@
+"""Validation shared by every kind: ObjectMeta, names and value formats."""

@@ -1,0 +1,24 @@
+"""Which patch function a PATCH Content-Type means, with the resource's merge keys from its schema."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from marshmallow import Schema
+
+from fakeapi.http.bodies import JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH
+from fakeapi.machinery.patch import apply_json_patch, apply_merge_patch, apply_strategic_merge_patch
+from fakeapi.machinery.schemas.patchtree import patch_tree
+from fakeapi.registry.generic import Patcher
+
+
+def patcher_for(content_type: str, schema: Schema, field_validation: str) -> Patcher:
+    # upstream words its patch decoding errors differently when fieldValidation=Ignore
+    strict = field_validation != "Ignore"
+    if content_type == JSON_PATCH:
+        return partial(apply_json_patch, strict=strict)
+    if content_type == MERGE_PATCH:
+        return partial(apply_merge_patch, strict=strict)
+    if content_type == STRATEGIC_MERGE_PATCH:
+        return partial(apply_strategic_merge_patch, tree=patch_tree(schema))
+    raise ValueError(content_type)

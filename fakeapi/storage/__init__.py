@@ -1,0 +1,1 @@
+"""The versioned store (one resourceVersion sequence) and the watch hub that fans its changes out."""

@@ -1,0 +1,279 @@
+"""The versioned in-memory store: one global resourceVersion, objects kept as serialised bytes.
+
+The store is synchronous: no `await` happens inside a call, so on the event loop every call is
+atomic and compare-and-swap needs no lock. Objects go in as dicts and are kept only as JSON bytes,
+so no caller ever holds a reference to a stored object; reads hand out fresh dicts or the bytes.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import NamedTuple
+
+import orjson
+
+from fakeapi.machinery.errors import AlreadyExists, Conflict, Expired, NotFound
+from fakeapi.machinery.types import JSON, ObjectKey
+
+DEFAULT_HISTORY = 10_000
+
+
+class Event(NamedTuple):
+    """One change: the object's bytes at `resource_version`, and its previous bytes if any.
+    (A NamedTuple: made on every write, and a third of the cost of a frozen dataclass.)"""
+
+    type: str  # ADDED | MODIFIED | DELETED
+    key: ObjectKey
+    resource_version: int
+    data: bytes
+    previous: bytes | None
+
+
+Listener = Callable[[Event], None]
+
+
+def namespace_order(namespace: str) -> str:
+    """Sort key of a namespace as upstream orders objects: by storage key `<namespace>/<name>`."""
+    return namespace + "/"
+
+
+Objects = dict[str, dict[str, dict[str, tuple[str, bytes]]]]
+
+
+@dataclass(frozen=True, slots=True)
+class StoreSnapshot:
+    """Every object at one moment. Stored objects are immutable bytes: this copies the indexes only."""
+
+    objects: Objects
+    resource_version: int
+
+    def __len__(self) -> int:
+        return sum(len(names) for spaces in self.objects.values() for names in spaces.values())
+
+
+def _copy_objects(objects: Objects) -> Objects:
+    return {resource: {ns: dict(names) for ns, names in spaces.items() if names}
+            for resource, spaces in objects.items()}
+
+
+def encode(obj: JSON) -> bytes:
+    # orjson's result sits in an oversized buffer; copying right-sizes it (25 vs 78 MiB per 10k pods)
+    return bytes(memoryview(orjson.dumps(obj)))
+
+
+class Store:
+    def __init__(self, history: int = DEFAULT_HISTORY, history_age: float | None = None,
+                 now: Callable[[], float] = time.monotonic) -> None:
+        # resource -> namespace -> name -> (resourceVersion, bytes)
+        self._objects: dict[str, dict[str, dict[str, tuple[str, bytes]]]] = {}
+        self._rv = 0
+        self._history: deque[Event] = deque(maxlen=max(1, history))
+        self._recorded: deque[float] = deque(maxlen=max(1, history))  # when each history event happened
+        self._history_age = history_age
+        self._now = now
+        self._compacted_rv = 0  # changes up to here are no longer replayable
+        self._listeners: list[Listener] = []
+        # (resource, namespace or None) -> keys in storage order; dropped when an object comes or goes
+        self._key_order: dict[tuple[str, str | None], list[tuple[str, ObjectKey]]] = {}
+
+    def set_history_age(self, seconds: float | None, now: Callable[[], float] | None = None) -> None:
+        """Also forget changes older than `seconds` (None: keep as many as the history holds)."""
+        self._history_age = seconds if seconds else None
+        if now is not None:
+            self._now = now
+
+    # ---- reads
+
+    @property
+    def resource_version(self) -> int:
+        return self._rv
+
+    def get_bytes(self, key: ObjectKey) -> bytes:
+        entry = self._objects.get(key.resource, {}).get(key.namespace, {}).get(key.name)
+        if entry is None:
+            raise NotFound.for_object(key.resource, key.name)
+        return entry[1]
+
+    def get(self, key: ObjectKey) -> JSON:
+        obj: JSON = orjson.loads(self.get_bytes(key))
+        return obj
+
+    def exists(self, key: ObjectKey) -> bool:
+        return key.name in self._objects.get(key.resource, {}).get(key.namespace, {})
+
+    def list_bytes(self, resource: str, namespace: str | None = None) -> list[bytes]:
+        """Every object of a resource (in one namespace, or all), in storage-key order (namespace, name)."""
+        spaces = self._objects.get(resource, {})
+        names = [namespace] if namespace is not None else sorted(spaces, key=namespace_order)
+        out: list[bytes] = []
+        for ns in names:
+            objects = spaces.get(ns)
+            if objects:
+                out.extend(objects[name][1] for name in sorted(objects))
+        return out
+
+    def items(self, resource: str, namespace: str | None = None) -> Iterator[tuple[ObjectKey, bytes]]:
+        spaces = self._objects.get(resource, {})
+        for ns in [namespace] if namespace is not None else sorted(spaces, key=namespace_order):
+            objects = spaces.get(ns, {})
+            for name in sorted(objects):
+                yield ObjectKey(resource, ns, name), objects[name][1]
+
+    def keys_in_order(self, resource: str, namespace: str | None) -> list[tuple[str, ObjectKey]]:
+        """(relative key, key) of every object, in storage-key order; the relative key is `ns/name`
+        across namespaces (`name` for cluster-scoped objects) and `name` inside one. Cached: do not
+        modify the list."""
+        cached = self._key_order.get((resource, namespace))
+        if cached is None:
+            across = namespace is None
+            cached = [(f"{key.namespace}/{key.name}" if across and key.namespace else key.name, key)
+                      for key, _data in self.items(resource, namespace)]
+            self._key_order[(resource, namespace)] = cached
+        return cached
+
+    def objects_at(self, resource: str, namespace: str | None,
+                   resource_version: int) -> dict[ObjectKey, bytes]:
+        """The objects as they were at `resource_version` (unordered), rebuilt from today's objects by
+        undoing every later change; Expired if some of those changes were forgotten."""
+        spaces = self._objects.get(resource, {})
+        current: dict[ObjectKey, bytes] = {}
+        for ns in [namespace] if namespace is not None else list(spaces):
+            for name, (_rv, data) in spaces.get(ns, {}).items():
+                current[ObjectKey(resource, ns, name)] = data
+        if resource_version >= self._rv:
+            return current
+        undone: set[ObjectKey] = set()
+        for event in self.events_since(resource_version):
+            key = event.key
+            if key.resource != resource or (namespace is not None and key.namespace != namespace):
+                continue
+            if key in undone:
+                continue
+            undone.add(key)  # the first later change holds the state at resource_version
+            if event.previous is None:
+                current.pop(key, None)
+            else:
+                current[key] = event.previous
+        return current
+
+    # ---- writes
+
+    def create(self, key: ObjectKey, obj: JSON) -> bytes:
+        objects = self._objects.setdefault(key.resource, {}).setdefault(key.namespace, {})
+        if key.name in objects:
+            raise AlreadyExists.for_object(key.resource, key.name)
+        data = self._stamp(obj)
+        objects[key.name] = (str(self._rv), data)
+        self._forget_order(key)
+        self._emit(Event("ADDED", key, self._rv, data, None))
+        return data
+
+    def update(self, key: ObjectKey, obj: JSON, expected_rv: str) -> bytes:
+        """Replace the object if its resourceVersion is still `expected_rv`, else Conflict."""
+        objects = self._objects.get(key.resource, {}).get(key.namespace, {})
+        entry = objects.get(key.name)
+        if entry is None:
+            raise NotFound.for_object(key.resource, key.name)
+        if entry[0] != expected_rv:
+            raise Conflict.modified(key.resource, key.name)
+        data = self._stamp(obj)
+        objects[key.name] = (str(self._rv), data)
+        self._emit(Event("MODIFIED", key, self._rv, data, entry[1]))
+        return data
+
+    def delete(self, key: ObjectKey, expected_rv: str | None = None) -> bytes:
+        """Remove the object; the returned bytes (and the DELETED event) carry a new resourceVersion."""
+        objects = self._objects.get(key.resource, {}).get(key.namespace, {})
+        entry = objects.get(key.name)
+        if entry is None:
+            raise NotFound.for_object(key.resource, key.name)
+        if expected_rv is not None and entry[0] != expected_rv:
+            raise Conflict.modified(key.resource, key.name)
+        obj: JSON = orjson.loads(entry[1])
+        data = self._stamp(obj)
+        del objects[key.name]
+        self._forget_order(key)
+        self._emit(Event("DELETED", key, self._rv, data, entry[1]))
+        return data
+
+    def clear(self) -> None:
+        """Forget every object and all history (the resourceVersion keeps counting up)."""
+        self._objects.clear()
+        self._key_order.clear()
+        self._history.clear()
+        self._recorded.clear()
+        self._compacted_rv = self._rv
+
+    def snapshot(self) -> StoreSnapshot:
+        return StoreSnapshot(_copy_objects(self._objects), self._rv)
+
+    def restore(self, snapshot: StoreSnapshot) -> None:
+        """Put back the objects of a snapshot. The resourceVersion counts on (never back), and the change
+        history is dropped, so a watcher resuming from any earlier version gets 410 Expired and relists."""
+        self._objects = _copy_objects(snapshot.objects)
+        self._key_order.clear()
+        self._rv += 1
+        self._history.clear()
+        self._recorded.clear()
+        self._compacted_rv = self._rv
+
+    # ---- change history
+
+    def events_since(self, resource_version: int) -> list[Event]:
+        """Every change after `resource_version`, oldest first; Expired if some were forgotten.
+
+        The message is the watch cache's: the second number is the oldest version still replayable from.
+        """
+        self._forget_old()
+        if resource_version < self._compacted_rv:
+            raise Expired(f"too old resource version: {resource_version} ({self._compacted_rv})")
+        if resource_version >= self._rv:
+            return []
+        return [event for event in self._history if event.resource_version > resource_version]
+
+    @property
+    def oldest_replayable(self) -> int:
+        """The oldest resourceVersion whose later changes are all still in the history."""
+        self._forget_old()
+        return self._compacted_rv
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        self._listeners.remove(listener)
+
+    # ---- internals
+
+    def _stamp(self, obj: JSON) -> bytes:
+        self._rv += 1
+        obj.setdefault("metadata", {})["resourceVersion"] = str(self._rv)
+        return encode(obj)
+
+    def _emit(self, event: Event) -> None:
+        if len(self._history) == self._history.maxlen:
+            self._compacted_rv = self._history[0].resource_version
+        self._history.append(event)
+        self._recorded.append(self._now())
+        if self._history_age is not None:
+            self._forget_old()
+        for listener in self._listeners:
+            listener(event)
+
+    def _forget_order(self, key: ObjectKey) -> None:
+        if self._key_order:
+            self._key_order.pop((key.resource, key.namespace), None)
+            self._key_order.pop((key.resource, None), None)
+
+    def _forget_old(self) -> None:
+        if self._history_age is None or not self._recorded:
+            return
+        horizon = self._now() - self._history_age
+        history, recorded = self._history, self._recorded
+        while len(recorded) > 1 and recorded[0] < horizon:  # the newest change always stays replayable
+            recorded.popleft()
+            self._compacted_rv = history.popleft().resource_version
+

@@ -1,1 +1,0 @@
-"""Per-resource strategies: what happens to an object on create, update and delete."""
