@@ -3,23 +3,28 @@
 from __future__ import annotations
 
 from aiohttp import web
+from aiohttp.typedefs import Handler
 
 from fakeapi.cluster import build_api
 from fakeapi.config import ServerConfig
 from fakeapi.http import discovery, handlers
-from fakeapi.http.binding import create_binding
+from fakeapi.http.binding import BINDINGS, create_binding, create_bindings
 from fakeapi.http.control import setup_control_routes
+from fakeapi.http.faults import Faults
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key, config_key, watch_hub_key
+from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, served_key, watch_hub_key
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
-from fakeapi.http.routing import NamespacedPaths
+from fakeapi.http.requestlog import RequestLog
+from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths
+from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
 from fakeapi.storage.watch import WatchHub
 
-CLUSTER = "/api/v1/{resource}"
-WATCH_NAMESPACED = "/api/v1/watch/namespaces/{namespace}/{resource}"
-WATCH_CLUSTER = "/api/v1/watch/{resource}"
+# Resources that are only ever created and never stored: their answer is computed from the request.
+CREATE_ONLY: tuple[tuple[ResourceInfo, Handler], ...] = (
+    (BINDINGS, create_bindings),
+)
 
 
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> web.Application:
@@ -28,10 +33,13 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app = web.Application(client_max_size=config.max_body_bytes)
     app[config_key] = config
     app[api_key] = api
+    app[faults_key] = Faults()
+    app[request_log_key] = RequestLog(config.request_log)
+    app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app.on_shutdown.append(app[watch_hub_key].shutdown)  # ends every watch before aiohttp waits for handlers
-    routes = GuardedRouter(app.router, api)
+    routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
     setup_control_routes(app, routes)
     routes.finish()
@@ -39,53 +47,35 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
 
 
 def setup_routes(app: web.Application, router: GuardedRouter) -> None:
+    router.add_get("/", discovery.root_paths)
     for path in ("/healthz", "/livez", "/readyz"):
         router.add_get(path, handlers.healthz)
-    router.add_get("/version", handlers.version)
-    router.add_get("/api", discovery.core_api)
-    router.add_get("/apis", discovery.api_groups)
-    router.add_get("/api/v1", discovery.core_v1_resources)
+    # discovery answers with a trailing slash as without, as upstream's does
+    for path, handler in (("/version", handlers.version), ("/api", discovery.core_api),
+                          ("/apis", discovery.api_groups)):
+        router.add_get(path, handler)
+        router.add_get(path + "/", handler)
     setup_openapi_routes(app, router)
-    router.register_resource(_namespaced_paths(router))
-    # pods/binding is the one subresource written with POST
-    router.add_post("/api/v1/namespaces/{namespace}/pods/{name}/binding", create_binding)
-    # pods/log streams text
-    router.add_get("/api/v1/namespaces/{namespace}/pods/{name}/log", pod_log)
-    # legacy watch paths (/api/v1/watch/...) must win over the generic patterns below
-    router.add_get(WATCH_NAMESPACED, handlers.watch_collection)
-    router.add_get(WATCH_NAMESPACED + "/{name}", handlers.watch_object)
-    router.add_get(WATCH_CLUSTER, handlers.watch_collection)
-    router.add_get(WATCH_CLUSTER + "/{name}", handlers.watch_object)
-    # namespaces/{name}/status (NamespacedPaths leaves it alone)
-    _subresource_routes(router, "/api/v1/{resource:namespaces}/{name}/{subresource:status}")
-    # cluster-scoped resources (namespaces) and lists across namespaces (/api/v1/pods)
-    router.add_get(CLUSTER, handlers.list_collection)
-    router.add_post(CLUSTER, handlers.create)
-    _object_routes(router, CLUSTER + "/{name}")
+    api_handlers = _api_handlers(router)
+    router.register_resource(ApiPaths(CORE_PREFIX, api_handlers))
+    router.register_resource(ApiPaths(GROUPS_PREFIX, api_handlers))
 
 
-def _namespaced_paths(router: GuardedRouter) -> NamespacedPaths:
-    """Collections, objects and subresources in a namespace (binding and log are routes of their own)."""
-    paths = NamespacedPaths()
-    for segments, method, handler in (
-        (2, "GET", handlers.list_collection), (2, "POST", handlers.create), (2, "DELETE", handlers.delete_collection),
-        (3, "GET", handlers.get), (3, "PUT", handlers.replace), (3, "PATCH", handlers.patch),
-        (3, "DELETE", handlers.delete),
-        (4, "GET", handlers.get_subresource), (4, "PUT", handlers.replace_subresource),
-        (4, "PATCH", handlers.patch_subresource),
-    ):
-        paths.add(segments, method, router.guard(handler))
-    return paths
-
-
-def _object_routes(router: GuardedRouter, path: str) -> None:
-    router.add_get(path, handlers.get)
-    router.add_put(path, handlers.replace)
-    router.add_patch(path, handlers.patch)
-    router.add_delete(path, handlers.delete)
-
-
-def _subresource_routes(router: GuardedRouter, path: str) -> None:
-    router.add_get(path, handlers.get_subresource)
-    router.add_put(path, handlers.replace_subresource)
-    router.add_patch(path, handlers.patch_subresource)
+def _api_handlers(router: GuardedRouter) -> ApiHandlers:
+    """Every handler of the group-version paths, guarded."""
+    guard = router.guard
+    return ApiHandlers(
+        group=guard(discovery.api_group),
+        resources=guard(discovery.group_version_resources),
+        collection={"GET": guard(handlers.list_collection), "POST": guard(handlers.create),
+                    "DELETE": guard(handlers.delete_collection)},
+        object={"GET": guard(handlers.get), "PUT": guard(handlers.replace), "PATCH": guard(handlers.patch),
+                "DELETE": guard(handlers.delete)},
+        subresource={"GET": guard(handlers.get_subresource), "PUT": guard(handlers.replace_subresource),
+                     "PATCH": guard(handlers.patch_subresource)},
+        watch_collection=guard(handlers.watch_collection),
+        watch_object=guard(handlers.watch_object),
+        special_subresources={("", "pods", "binding"): {"POST": guard(create_binding)},
+                              ("", "pods", "log"): {"GET": guard(pod_log)}},
+        create_only={(info.group, info.resource): guard(handler) for info, handler in CREATE_ONLY},
+    )

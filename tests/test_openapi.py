@@ -13,9 +13,10 @@ import pytest
 
 from fakeapi.cli import main
 from fakeapi.http.openapi import OpenApiDocuments, go_rfc1123
-from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT
+from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, v3_document
 from fakeapi.openapi.build import build_documents, render, stale_documents
 
+V3_DOCUMENT = v3_document("api/v1")
 V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
 V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())
 SCHEMAS = V3["components"]["schemas"]
@@ -92,6 +93,7 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/namespaces/{namespace}/pods/{name}/resize": ["get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/pods/{name}/status": ["get", "patch", "put"],
         "/api/v1/pods": ["get"],
+        "/api/v1/namespaces/{namespace}/bindings": ["post"],
     }
     assert set(V2["paths"]) == set(V3["paths"])
 
@@ -322,12 +324,12 @@ async def test_v2_is_served_as_json_and_refused_as_protobuf(client: Any) -> None
 def test_the_hash_changes_when_the_document_does(tmp_path: Path) -> None:
     now = datetime(2025, 1, 1, tzinfo=UTC)
     shutil.copytree(DOCUMENTS_DIR / "v3", tmp_path / "v3")
-    before = OpenApiDocuments(tmp_path).v3_discovery(now).body
+    before = OpenApiDocuments(["api/v1"], tmp_path).v3_discovery(now).body
     changed = tmp_path / V3_DOCUMENT
     changed.write_text(changed.read_text().replace('"v1.32.0"', '"v1.32.1"'))
-    after = OpenApiDocuments(tmp_path).v3_discovery(now).body
+    after = OpenApiDocuments(["api/v1"], tmp_path).v3_discovery(now).body
     assert before != after
-    assert OpenApiDocuments(tmp_path).v3_discovery(now).body == after
+    assert OpenApiDocuments(["api/v1"], tmp_path).v3_discovery(now).body == after
 
 
 def test_expires_is_written_in_gos_rfc1123_layout() -> None:

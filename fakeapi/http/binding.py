@@ -1,148 +1,35 @@
-"""pods/binding: assign a pod to a node as upstream's BindingREST does (a storage update, no strategy).
-
-The pod gets `spec.nodeName` only while it has none, the Binding's annotations are merged into its
-own, and its PodScheduled condition becomes True. The answer is a `Status` of Success, code 201.
-"""
+"""POST pods/{name}/binding and POST bindings: a scheduler assigns a pod to a node."""
 
 from __future__ import annotations
-
-from typing import Any
 
 from aiohttp import web
 
 from fakeapi.http.bodies import read_object
 from fakeapi.http.keys import api_key
 from fakeapi.http.responses import json_response
-from fakeapi.kinds.schemas import SCHEMAS
-from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.decode import decode
-from fakeapi.machinery.errors import BadRequest, Conflict, UnknownError, aggregate_message
-from fakeapi.machinery.fielderrors import FieldError
-from fakeapi.machinery.types import JSON
-from fakeapi.machinery.validation.values import as_dict, as_str, go_quote
-from fakeapi.registry.generic import Registry
+from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.registry.binding import SUCCESS, bind_pod, decode_binding
 from fakeapi.registry.options import WriteOptions
 
-KIND = "Binding"
-SUCCESS: JSON = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}
-
-
-def decode_binding(body: Any, options: WriteOptions) -> JSON:
-    """A Binding body shape-checked as the create handler does; unknown fields per fieldValidation."""
-    if isinstance(body, dict):
-        api_version = body.get("apiVersion")
-        if api_version not in (None, "", "v1"):
-            raise BadRequest(
-                f"the API version in the data ({api_version}) does not match the expected API version (v1)"
-            )
-        sent_kind = body.get("kind")
-        if sent_kind not in (None, "", KIND):
-            raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({KIND})")
-    decoded = decode(SCHEMAS[KIND], body, KIND)
-    if decoded.unknown and options.field_validation == "Strict":
-        raise BadRequest(
-            f'{KIND} in version "v1" cannot be handled as a {KIND}: strict decoding error: '
-            + ", ".join(decoded.unknown)
-        )
-    if decoded.unknown and options.field_validation == "Warn":
-        options.warnings.extend(decoded.unknown)
-    binding = decoded.obj
-    binding.setdefault("metadata", {})
-    return binding
-
-
-def validate_binding(binding: JSON) -> list[FieldError]:
-    """Upstream's ValidatePodBinding."""
-    errs: list[FieldError] = []
-    target = as_dict(binding.get("target"))
-    kind = as_str(target.get("kind"))
-    if kind and kind != "Node":
-        errs.append(fe.not_supported("target.kind", kind, ["Node", "<empty>"]))
-    if not as_str(target.get("name")):
-        errs.append(fe.required("target.name"))
-    return errs
-
-
-def bind_pod(pods: Registry, namespace: str, name: str, binding: JSON, dry_run: bool = False) -> JSON:
-    """Assign pod `name` to the Binding's target node; returns the pod as stored (or as it would be)."""
-    meta: JSON = binding["metadata"]
-    if meta.get("namespace") and meta["namespace"] != namespace:
-        raise BadRequest(
-            "the namespace of the provided object does not match the namespace sent on the request"
-        )
-    if meta.get("name") != name:
-        raise BadRequest("name in URL does not match name in Binding object")
-    errors = validate_binding(binding)
-    if errors:
-        # upstream returns the bare aggregate, not a StatusError: a 500 without a reason
-        raise UnknownError(aggregate_message(errors))
-    key = pods.key(namespace, name)
-    pod = pods.store.get(key)
-    pod_meta: JSON = pod["metadata"]
-    _check_preconditions(key.resource, key.namespace, name, meta, pod_meta)
-    spec: JSON = pod.setdefault("spec", {})
-    why = _why_not_bindable(name, pod_meta, spec)
-    if why:
-        raise Conflict.for_object("pods/binding", name, why)
-    spec["nodeName"] = binding["target"]["name"]
-    if meta.get("annotations"):
-        pod_meta["annotations"] = {**(pod_meta.get("annotations") or {}), **meta["annotations"]}
-    _set_scheduled(pod.setdefault("status", {}), pods.clock.timestamp())
-    if not dry_run:
-        pods.store.update(key, pod, pod_meta["resourceVersion"])
-    return pod
-
-
-def _why_not_bindable(name: str, meta: JSON, spec: JSON) -> str:
-    if meta.get("deletionTimestamp"):
-        return f"pod {name} is being deleted, cannot be assigned to a host"
-    if spec.get("nodeName"):
-        return f"pod {name} is already assigned to node {go_quote(spec['nodeName'])}"
-    if spec.get("schedulingGates"):
-        return f"pod {name} has non-empty .spec.schedulingGates"
-    return ""
-
-
-def _check_preconditions(resource: str, namespace: str, name: str, sent: JSON, stored: JSON) -> None:
-    """The Binding's uid / resourceVersion are storage preconditions on the pod; a miss reads as upstream's
-    storage error wrapped in a Conflict."""
-    checks = (("UID", "uid"), ("ResourceVersion", "resourceVersion"))
-    for label, attribute in checks:
-        wanted = as_str(sent.get(attribute))
-        actual = as_str(stored.get(attribute))
-        if wanted and wanted != actual:
-            raise Conflict.for_object(
-                resource,
-                name,
-                f"StorageError: invalid object, Code: 4, Key: /registry/{resource}/{namespace}/{name}, "
-                f"ResourceVersion: 0, AdditionalErrorMsg: Precondition failed: {label} in precondition: "
-                f"{wanted}, {label} in object meta: {actual}",
-            )
-
-
-def _set_scheduled(status: JSON, now: str) -> None:
-    """Upstream's UpdatePodCondition with PodScheduled=True: the condition is replaced whole; its
-    lastTransitionTime moves only when the status changes."""
-    conditions: list[Any] = status.setdefault("conditions", [])
-    condition: JSON = {
-        "type": "PodScheduled",
-        "status": "True",
-        "lastProbeTime": None,
-        "lastTransitionTime": now,
-    }
-    for index, old in enumerate(conditions):
-        if isinstance(old, dict) and old.get("type") == "PodScheduled":
-            if old.get("status") == "True":
-                condition["lastTransitionTime"] = old.get("lastTransitionTime")
-            conditions[index] = condition
-            return
-    conditions.append(condition)
+# upstream lists `bindings` (create only) beside pods/binding; neither is stored
+BINDINGS = ResourceInfo("bindings", "Binding", namespaced=True, singular="binding", verbs=("create",))
 
 
 async def create_binding(request: web.Request) -> web.Response:
     """POST /api/v1/namespaces/{namespace}/pods/{name}/binding"""
+    return await _bind(request, request.match_info["name"])
+
+
+async def create_bindings(request: web.Request) -> web.Response:
+    """POST /api/v1/namespaces/{namespace}/bindings: the pod is the one the Binding names."""
+    return await _bind(request, None)
+
+
+async def _bind(request: web.Request, name: str | None) -> web.Response:
     pods = request.app[api_key].registry("pods")
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     binding = decode_binding(await read_object(request), options)
-    bind_pod(pods, request.match_info["namespace"], request.match_info["name"], binding, options.dry_run)
+    if name is None:
+        name = str(binding["metadata"].get("name") or "")
+    bind_pod(pods, request.match_info["namespace"], name, binding, options.dry_run)
     return json_response(SUCCESS, status=201, warnings=options.warnings)

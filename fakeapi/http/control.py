@@ -18,13 +18,13 @@ from fakeapi.cluster import Api, seed_namespaces
 from fakeapi.http.bodies import media_type
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key, config_key, watch_hub_key
-from fakeapi.http.podlogs import ContainerLog, LogKey
+from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.responses import json_response
 from fakeapi.machinery.clock import Clock, parse_rfc3339
 from fakeapi.machinery.errors import BadRequest, NotFound
 from fakeapi.machinery.labels import parse_label_selector
 from fakeapi.machinery.types import JSON
+from fakeapi.podlogs import ContainerLog, LogKey
 from fakeapi.registry.generic import Registry
 from fakeapi.seeding import seed
 from fakeapi.storage.store import StoreSnapshot
@@ -60,8 +60,8 @@ def reset(app: web.Application, seed: int | None = None) -> None:
     api.store.restore(StoreSnapshot({}, 0))
     app[watch_hub_key].end_all()
     api.pod_logs.clear()
-    api.faults.clear()
-    api.requests.clear()
+    app[faults_key].clear()
+    app[request_log_key].clear()
     api.clock.reset()
     api.ids.reseed(seed)
     seed_namespaces(api)
@@ -258,7 +258,7 @@ async def delete_snapshot(request: web.Request) -> web.Response:
 
 
 async def list_faults(request: web.Request) -> web.Response:
-    faults = request.app[api_key].faults
+    faults = request.app[faults_key]
     return json_response({"items": [rule.to_json() for rule in faults.rules],
                           "fired": [fired.to_json() for fired in faults.fired]})
 
@@ -270,17 +270,17 @@ async def create_fault(request: web.Request) -> web.Response:
         raise BadRequest(f"json parse error: {error}") from None
     except (ValueError, TypeError) as error:
         raise BadRequest(str(error)) from None
-    return json_response(request.app[api_key].faults.add(rule).to_json(), status=201)
+    return json_response(request.app[faults_key].add(rule).to_json(), status=201)
 
 
 async def clear_faults(request: web.Request) -> web.Response:
-    request.app[api_key].faults.clear()
+    request.app[faults_key].clear()
     return _success("faults cleared")
 
 
 def _fault(request: web.Request) -> FaultRule:
     rule_id = request.match_info["id"]
-    rule = request.app[api_key].faults.get(int(rule_id)) if rule_id.isdigit() else None
+    rule = request.app[faults_key].get(int(rule_id)) if rule_id.isdigit() else None
     if rule is None:
         raise NotFound(f'fault "{rule_id}" not found', {"name": rule_id, "kind": "faults"})
     return rule
@@ -292,7 +292,7 @@ async def get_fault(request: web.Request) -> web.Response:
 
 async def delete_fault(request: web.Request) -> web.Response:
     rule = _fault(request)
-    request.app[api_key].faults.remove(rule.id)
+    request.app[faults_key].remove(rule.id)
     return json_response(rule.to_json())
 
 
@@ -311,12 +311,12 @@ async def post_clock(request: web.Request) -> web.Response:
 async def list_requests(request: web.Request) -> web.Response:
     filters = {key: request.query.get(key) for key in ("verb", "resource", "subresource", "namespace", "name",
                                                         "method")}
-    entries = request.app[api_key].requests.entries(**filters)
+    entries = request.app[request_log_key].entries(**filters)
     return json_response({"items": [entry.to_json() for entry in entries]})
 
 
 async def clear_requests(request: web.Request) -> web.Response:
-    request.app[api_key].requests.clear()
+    request.app[request_log_key].clear()
     return _success("request log cleared")
 
 

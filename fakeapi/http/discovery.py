@@ -1,4 +1,5 @@
-"""API discovery: /api, /apis and /api/v1, aggregated (v2, v2beta1) or legacy, generated from ResourceInfo.
+"""API discovery: /, /api, /apis, /apis/{group} and each group version, aggregated (v2, v2beta1) or legacy,
+generated from the ResourceInfo of what the server serves.
 
 The format is chosen as upstream's discovery wrapper does: the first Accept media range the server can
 serve decides. A range asking for `as=APIGroupDiscoveryList;g=apidiscovery.k8s.io;v=v2|v2beta1` gets
@@ -18,10 +19,10 @@ import orjson
 from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
-from fakeapi.http.keys import api_key
-from fakeapi.machinery.errors import NotAcceptable
+from fakeapi.http.keys import served_key
+from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.machinery.errors import NotAcceptable, NotFound
 from fakeapi.machinery.types import JSON
-from fakeapi.registry.generic import ResourceInfo
 
 AGGREGATED_GROUP = "apidiscovery.k8s.io"
 AGGREGATED_KIND = "APIGroupDiscoveryList"
@@ -80,12 +81,27 @@ def storage_version_hash(group: str, version: str, kind: str) -> str:
     return base64.b64encode(digest[:8]).decode()
 
 
-def _kind(kind: str) -> JSON:
-    return {"group": "", "version": "v1", "kind": kind}
+def _kind(info: ResourceInfo, kind: str) -> JSON:
+    return {"group": info.group, "version": info.version, "kind": kind}
 
 
 def _by_name(infos: Iterable[ResourceInfo]) -> list[ResourceInfo]:
     return sorted(infos, key=lambda info: info.resource)
+
+
+def group_versions(infos: Iterable[ResourceInfo]) -> dict[str, list[str]]:
+    """The named groups served (not the core group) and their versions, in order."""
+    groups: dict[str, list[str]] = {}
+    for info in sorted(infos, key=lambda info: info.group):
+        if info.group:
+            versions = groups.setdefault(info.group, [])
+            if info.version not in versions:
+                versions.append(info.version)
+    return groups
+
+
+def _in(infos: Iterable[ResourceInfo], group: str, version: str) -> list[ResourceInfo]:
+    return [info for info in infos if info.group == group and info.version == version]
 
 
 # ---- aggregated (apidiscovery.k8s.io)
@@ -95,7 +111,7 @@ def resource_discovery(info: ResourceInfo) -> JSON:
     """One APIResourceDiscovery entry."""
     entry: JSON = {
         "resource": info.resource,
-        "responseKind": _kind(info.kind),
+        "responseKind": _kind(info, info.kind),
         "scope": "Namespaced" if info.namespaced else "Cluster",
         "singularResource": info.singular,
         "verbs": sorted(info.verbs),
@@ -106,24 +122,30 @@ def resource_discovery(info: ResourceInfo) -> JSON:
         entry["categories"] = list(info.categories)
     if info.subresources:
         entry["subresources"] = [
-            {"subresource": sub.name, "responseKind": _kind(sub.kind), "verbs": sorted(sub.verbs)}
+            {"subresource": sub.name, "responseKind": _kind(info, sub.kind), "verbs": sorted(sub.verbs)}
             for sub in sorted(info.subresources, key=lambda sub: sub.name)
         ]
     return entry
 
 
-def core_group_discovery(infos: Iterable[ResourceInfo]) -> JSON:
-    """The APIGroupDiscovery of the core group: the one whose metadata.name is empty."""
+def group_discovery(group: str, versions: list[str], infos: Iterable[ResourceInfo]) -> JSON:
+    """One APIGroupDiscovery (the core group's metadata.name is empty)."""
+    metadata: JSON = {"name": group, "creationTimestamp": None} if group else {"creationTimestamp": None}
     return {
-        "metadata": {"creationTimestamp": None},
+        "metadata": metadata,
         "versions": [
             {
-                "version": "v1",
-                "resources": [resource_discovery(info) for info in _by_name(infos)],
+                "version": version,
+                "resources": [resource_discovery(info) for info in _by_name(_in(infos, group, version))],
                 "freshness": "Current",
             }
+            for version in versions
         ],
     }
+
+
+def core_group_discovery(infos: Iterable[ResourceInfo]) -> JSON:
+    return group_discovery("", ["v1"], infos)
 
 
 def discovery_list(version: str, items: list[JSON]) -> JSON:
@@ -151,15 +173,22 @@ def api_versions(server_address: str) -> JSON:
     }
 
 
-def api_group_list() -> JSON:
-    """fakeapi serves the core group only, which /apis never lists."""
-    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
+def group_entry(group: str, versions: list[str]) -> JSON:
+    """One APIGroup: its versions, the first preferred."""
+    listed = [{"groupVersion": f"{group}/{version}", "version": version} for version in versions]
+    return {"name": group, "versions": listed, "preferredVersion": listed[0]}
 
 
-def resource_list(infos: Iterable[ResourceInfo]) -> JSON:
-    """The /api/v1 APIResourceList: resources and `resource/subresource` entries, sorted by name."""
+def api_group_list(infos: Iterable[ResourceInfo]) -> JSON:
+    """The named groups (/apis never lists the core group)."""
+    groups = [group_entry(group, versions) for group, versions in group_versions(infos).items()]
+    return {"kind": "APIGroupList", "apiVersion": "v1", "groups": groups}
+
+
+def resource_list(infos: Iterable[ResourceInfo], group: str = "", version: str = "v1") -> JSON:
+    """An APIResourceList: resources and `resource/subresource` entries, sorted by name."""
     resources: list[JSON] = []
-    for info in infos:
+    for info in _in(infos, group, version):
         entry: JSON = {
             "name": info.resource,
             "singularName": info.singular,
@@ -171,7 +200,8 @@ def resource_list(infos: Iterable[ResourceInfo]) -> JSON:
             entry["shortNames"] = list(info.short_names)
         if info.categories:
             entry["categories"] = list(info.categories)
-        entry["storageVersionHash"] = storage_version_hash("", "v1", info.kind)
+        if "get" in info.verbs:  # stored resources only
+            entry["storageVersionHash"] = storage_version_hash(group, version, info.kind)
         resources.append(entry)
         resources.extend(
             {
@@ -184,14 +214,27 @@ def resource_list(infos: Iterable[ResourceInfo]) -> JSON:
             for sub in info.subresources
         )
     resources.sort(key=lambda entry: entry["name"])
-    return {"kind": "APIResourceList", "groupVersion": "v1", "resources": resources}
+    if not group:
+        return {"kind": "APIResourceList", "groupVersion": version, "resources": resources}
+    return {"kind": "APIResourceList", "apiVersion": "v1", "groupVersion": f"{group}/{version}",
+            "resources": resources}
+
+
+def root_path_list(infos: Iterable[ResourceInfo]) -> JSON:
+    """What GET / lists: every path prefix the server serves, sorted."""
+    paths = ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v2", "/openapi/v3", "/readyz",
+             "/version"]
+    for group, versions in group_versions(infos).items():
+        paths.append(f"/apis/{group}")
+        paths.extend(f"/apis/{group}/{version}" for version in versions)
+    return {"paths": sorted(paths)}
 
 
 # ---- HTTP
 
 
 def _infos(request: web.Request) -> list[ResourceInfo]:
-    return [registry.info for registry in request.app[api_key].resources.values()]
+    return request.app[served_key]
 
 
 def _encode(body: JSON, media_type: str) -> bytes:
@@ -217,6 +260,17 @@ def _answer(request: web.Request, legacy: JSON, aggregated_items: list[JSON]) ->
     return web.Response(body=_encode(body, negotiated.media_type), headers=headers)
 
 
+def _plain(request: web.Request, body: JSON) -> web.Response:
+    """A document upstream has no aggregated form of: JSON or YAML only."""
+    media_type = negotiate(request.headers.get("Accept", ""), aggregation=False).media_type
+    return web.Response(body=_encode(body, media_type), headers={"Content-Type": media_type})
+
+
+async def root_paths(request: web.Request) -> web.Response:
+    """GET /"""
+    return _plain(request, root_path_list(_infos(request)))
+
+
 async def core_api(request: web.Request) -> web.Response:
     """GET /api"""
     return _answer(request, api_versions(request.host), [core_group_discovery(_infos(request))])
@@ -224,12 +278,25 @@ async def core_api(request: web.Request) -> web.Response:
 
 async def api_groups(request: web.Request) -> web.Response:
     """GET /apis"""
-    return _answer(request, api_group_list(), [])
+    infos = _infos(request)
+    items = [group_discovery(group, versions, infos) for group, versions in group_versions(infos).items()]
+    return _answer(request, api_group_list(infos), items)
 
 
-async def core_v1_resources(request: web.Request) -> web.Response:
-    """GET /api/v1: always the legacy APIResourceList (upstream has no aggregated form of it)."""
-    media_type = negotiate(request.headers.get("Accept", ""), aggregation=False).media_type
-    return web.Response(
-        body=_encode(resource_list(_infos(request)), media_type), headers={"Content-Type": media_type}
-    )
+async def api_group(request: web.Request) -> web.Response:
+    """GET /apis/{group}"""
+    group = request.match_info["group"]
+    versions = group_versions(_infos(request)).get(group)
+    if versions is None:
+        raise NotFound.path()
+    return _plain(request, {"kind": "APIGroup", "apiVersion": "v1", **group_entry(group, versions)})
+
+
+async def group_version_resources(request: web.Request) -> web.Response:
+    """GET /api/v1 and /apis/{group}/{version}: always the legacy APIResourceList (upstream has no
+    aggregated form of it)."""
+    group, version = request.match_info["group"], request.match_info["version"]
+    infos = _infos(request)
+    if not _in(infos, group, version) and (group or version != "v1"):
+        raise NotFound.path()
+    return _plain(request, resource_list(infos, group, version))

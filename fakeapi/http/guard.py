@@ -9,13 +9,12 @@ its own to every request (about 13K instructions, 5% of a GET). Paths no route s
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from fakeapi.http.faults import inject_faults
-from fakeapi.http.keys import config_key
+from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key
 from fakeapi.http.requestlog import CONTROL_PREFIX, record_request
 from fakeapi.http.responses import json_response
 from fakeapi.http.routing import Unmatched
@@ -28,9 +27,6 @@ from fakeapi.machinery.errors import (
     UnsupportedMediaType,
 )
 
-if TYPE_CHECKING:
-    from fakeapi.cluster import Api
-
 log = logging.getLogger("fakeapi")
 
 
@@ -40,19 +36,20 @@ def status_response(error: StatusError) -> web.Response:
     return response
 
 
-def guarded(api: Api, handler: Handler) -> Handler:
+def guarded(app: web.Application, handler: Handler) -> Handler:
     """`handler` recorded, faulted and with its errors answered as Status objects."""
+    api, requests, faults = app[api_key], app[request_log_key], app[faults_key]
 
     async def guard(request: web.Request) -> web.StreamResponse:
         recorded = None
         try:
             if not request.path.startswith(CONTROL_PREFIX):  # the control API is neither recorded nor faulted
-                if api.requests.limit > 0:
-                    recorded = record_request(api.requests, api.clock, request)
+                if requests.limit > 0:
+                    recorded = record_request(requests, api.clock, request)
                     if request.body_exists:  # read here, a body too large still leaves its 413 recorded
                         recorded.body = await request.read()
-                if api.faults.rules:
-                    await inject_faults(api.faults, api.clock, lambda: api.store.resource_version, request)
+                if faults.rules:
+                    await inject_faults(faults, api.clock, lambda: api.store.resource_version, request)
             response = await handler(request)
         except StatusError as error:
             response = status_response(error)
@@ -74,12 +71,12 @@ def guarded(api: Api, handler: Handler) -> Handler:
 class GuardedRouter:
     """Adds routes to an aiohttp router with their handlers guarded."""
 
-    def __init__(self, router: web.UrlDispatcher, api: Api) -> None:
+    def __init__(self, router: web.UrlDispatcher, app: web.Application) -> None:
         self.router = router
-        self.api = api
+        self.app = app
 
     def guard(self, handler: Handler) -> Handler:
-        return guarded(self.api, handler)
+        return guarded(self.app, handler)
 
     def add_get(self, path: str, handler: Handler) -> None:
         self.router.add_get(path, self.guard(handler))

@@ -39,7 +39,7 @@ def _namespace(request: web.Request) -> str:
 
 
 def _registry(request: web.Request) -> Registry:
-    registry = _api(request).registry(request.match_info["resource"])
+    registry = _api(request).registry(request.match_info["resource"], request.match_info["group"])
     namespaced_path = "namespace" in request.match_info
     if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
         raise MethodNotAllowed.on_path()
@@ -47,7 +47,8 @@ def _registry(request: web.Request) -> Registry:
 
 
 def _subresource(request: web.Request) -> Registry:
-    return _api(request).subresource(request.match_info["resource"], request.match_info["subresource"])
+    match = request.match_info
+    return _api(request).subresource(match["resource"], match["subresource"], match["group"])
 
 
 async def list_collection(request: web.Request) -> web.StreamResponse:

@@ -17,7 +17,7 @@ from fakeapi.http.tableaccept import table_group_version
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.errors import BadRequest, Expired, Invalid, NotFound, UnknownError, aggregate_message
 from fakeapi.machinery.labels import LabelSelector, go_quote
-from fakeapi.machinery.selectors import FieldSelector, parse_field_selector, parse_label_selector
+from fakeapi.machinery.selectors import FieldLabels, FieldSelector, parse_field_selector, parse_label_selector
 from fakeapi.machinery.types import JSON, ObjectKey
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions
@@ -72,10 +72,11 @@ class ListOptions:
         return object_filter(self.labels, self.fields)
 
 
-def parse_list_options(query: Mapping[str, str], kind: str, force_watch: bool = False) -> ListOptions:
+def parse_list_options(query: Mapping[str, str], field_labels: FieldLabels,
+                       force_watch: bool = False) -> ListOptions:
     """Decode (400 on malformed values), validate (422 `ListOptions.meta.k8s.io "" is invalid`)."""
     labels = parse_label_selector(query.get("labelSelector", ""))
-    fields = parse_field_selector(query.get("fieldSelector", ""), kind)
+    fields = parse_field_selector(query.get("fieldSelector", ""), field_labels)
     options = ListOptions(
         labels=None if labels.empty() else labels,
         fields=None if fields.empty() else fields,
@@ -167,7 +168,7 @@ def parse_resource_version(text: str) -> int:
 async def list_or_watch(request: web.Request, registry: Registry, namespace: str | None,
                         name: str | None = None, force_watch: bool = False) -> web.StreamResponse:
     """GET on a collection (`namespace` None: across namespaces, or a cluster-scoped resource)."""
-    options = parse_list_options(request.query, registry.info.kind, force_watch)
+    options = parse_list_options(request.query, registry.kind.field_labels, force_watch)
     if name is not None and options.name() != name and options.fields is not None:
         raise BadRequest("fieldSelector metadata.name doesn't match requested name")
     hub = request.app[watch_hub_key]
@@ -195,6 +196,7 @@ def _watch_spec(registry: Registry, namespace: str | None, name: str | None,
     return WatchSpec(
         resource=registry.info.resource,
         kind=registry.info.kind,
+        api_version=registry.info.api_version,
         namespace=namespace,
         name=name,
         matches=None if scope_only else options.matches(),
@@ -299,7 +301,7 @@ def _include_object(request: web.Request) -> str:
 def _table_renderer(request: web.Request, registry: Registry, version: str | None) -> TableRenderer | None:
     if version is None:
         return None
-    return TableRenderer(registry.info.kind, version, _include_object(request), registry.clock.now)
+    return TableRenderer(registry.kind.printer, version, _include_object(request), registry.clock.now)
 
 
 def _table_content_type(version: str) -> str:
@@ -312,7 +314,7 @@ def _table_response(request: web.Request, registry: Registry, version: str, page
 
     include = _include_object(request)
     objects = [orjson.loads(data) for data in page.items]
-    table = to_table(registry.info.kind, objects, registry.clock.now(), include,
+    table = to_table(registry.kind.printer, objects, registry.clock.now(), include,
                      str(page.resource_version), continue_token=page.continue_token or None,
                      remaining=page.remaining, api_version=version)
     return web.Response(body=orjson.dumps(table), headers={"Content-Type": _table_content_type(version)})
@@ -336,7 +338,7 @@ async def get_one(request: web.Request, registry: Registry, namespace: str, name
     include = _include_object(request)
     obj: JSON = orjson.loads(data)
     rv = str((obj.get("metadata") or {}).get("resourceVersion", ""))
-    table = to_table(registry.info.kind, [obj], registry.clock.now(), include, rv, api_version=version)
+    table = to_table(registry.kind.printer, [obj], registry.clock.now(), include, rv, api_version=version)
     return web.Response(body=orjson.dumps(table), headers={"Content-Type": _table_content_type(version)})
 
 
@@ -347,7 +349,7 @@ async def delete_collection(request: web.Request, registry: Registry, namespace:
     """Delete every object the list options select; answer with the list as it was before (upstream)."""
     from fakeapi.http.bodies import read_optional_json
 
-    options = parse_list_options(request.query, registry.info.kind)
+    options = parse_list_options(request.query, registry.kind.field_labels)
     delete_options = DeleteOptions.parse(await read_optional_json(request), request.query)
     page = await list_page(request.app[watch_hub_key], registry, namespace or None, options)
     listed = [orjson.loads(data) for data in page.items]

@@ -25,8 +25,8 @@ from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key
-from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT, V3_GROUP_VERSION
+from fakeapi.http.keys import api_key, served_key
+from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, v3_document, v3_group_version
 
 JSON_TYPE = "application/json"
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
@@ -47,7 +47,8 @@ class Document:
 class OpenApiDocuments:
     """The committed documents of one server, read and hashed on first use."""
 
-    def __init__(self, directory: Path = DOCUMENTS_DIR) -> None:
+    def __init__(self, group_versions: list[str], directory: Path = DOCUMENTS_DIR) -> None:
+        self.group_versions = group_versions  # as /openapi/v3 names them: api/v1, apis/{group}/{version}
         self._directory = directory
         self._documents: dict[Path, Document] = {}
 
@@ -60,18 +61,19 @@ class OpenApiDocuments:
         return document
 
     def v3_discovery(self, now: datetime) -> Document:
-        v3 = self.get(V3_DOCUMENT, now)
-        body = orjson.dumps(
-            {"paths": {V3_GROUP_VERSION: {"serverRelativeURL": _server_relative_url(v3.etag)}}}
-        )
-        return Document.of(body, v3.modified)
+        documents = {group_version: self.get(v3_document(group_version), now)
+                     for group_version in self.group_versions}
+        body = orjson.dumps({"paths": {
+            group_version: {"serverRelativeURL": _server_relative_url(group_version, document.etag)}
+            for group_version, document in documents.items()}})
+        return Document.of(body, max(document.modified for document in documents.values()))
 
 
 openapi_key = web.AppKey("openapi", OpenApiDocuments)
 
 
-def _server_relative_url(etag: str) -> str:
-    return f"/openapi/v3/{V3_GROUP_VERSION}?hash={etag}"
+def _server_relative_url(group_version: str, etag: str) -> str:
+    return f"/openapi/v3/{group_version}?hash={etag}"
 
 
 def _now(request: web.Request) -> datetime:
@@ -147,13 +149,15 @@ async def openapi_v3_group_version(request: web.Request) -> web.Response:
     headers = {"Vary": "Accept"}
     if not _accepts_json(request.headers.get("Accept", "")):
         return web.Response(status=406, headers=headers)
-    if request.match_info["group_version"] != V3_GROUP_VERSION:
+    group_version = request.match_info["group_version"]
+    documents = request.app[openapi_key]
+    if group_version not in documents.group_versions:
         return web.Response(headers=headers)  # upstream writes nothing for an unknown group version
-    document = request.app[openapi_key].get(V3_DOCUMENT, _now(request))
+    document = documents.get(v3_document(group_version), _now(request))
     wanted = request.query.get("hash", "")
     if wanted:
         if wanted != document.etag:
-            return _redirect(_server_relative_url(document.etag), headers)
+            return _redirect(_server_relative_url(group_version, document.etag), headers)
         headers["Cache-Control"] = "public, immutable"
         headers["Expires"] = go_rfc1123(_a_year_after(_now(request)))
     return _serve(request, document, headers)
@@ -168,7 +172,8 @@ async def openapi_v2(request: web.Request) -> web.Response:
 
 
 def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
-    app[openapi_key] = OpenApiDocuments()
+    served = sorted({v3_group_version(info.group, info.version) for info in app[served_key]})
+    app[openapi_key] = OpenApiDocuments(served)
     router.add_get("/openapi/v2", openapi_v2)
     router.add_get("/openapi/v3", openapi_v3_root)
     router.add_get("/openapi/v3/{group_version:.+}", openapi_v3_group_version)

@@ -1,100 +1,25 @@
-"""The pods/log subresource: container log text that tests set, served as the kubelet would (text/plain)."""
+"""The pods/log subresource: a container's log text, served as the kubelet would (text/plain)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from aiohttp import web
 
+from fakeapi.http.keys import api_key
 from fakeapi.http.requestlog import record_status
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.clock import Clock, parse_rfc3339
 from fakeapi.machinery.errors import BadRequest, Invalid, NotFound
 from fakeapi.machinery.types import JSON
-from fakeapi.storage.store import Event
+from fakeapi.podlogs import ContainerLog, PodLogs
 
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
-LogKey = tuple[str, str, str]  # namespace, pod, container
 _CLIENT_CHECK_SECONDS = 0.5  # how often a follow stream notices a client that went away
-
-
-@dataclass
-class ContainerLog:
-    """Lines as they arrived (the last may be partial), each with the time its first byte came."""
-
-    lines: list[str] = field(default_factory=list)
-    times: list[datetime] = field(default_factory=list)
-
-    def append(self, text: str, now: datetime) -> None:
-        if not text:
-            return
-        if self.lines and not self.lines[-1].endswith("\n"):
-            head, sep, text = text.partition("\n")
-            self.lines[-1] += head + sep
-        for line in text.splitlines(keepends=True):
-            self.lines.append(line)
-            self.times.append(now)
-
-    @property
-    def text(self) -> str:
-        return "".join(self.lines)
-
-
-class PodLogs:
-    """Log text per (namespace, pod, container). Followers wait on `changed`; a deleted pod loses its logs."""
-
-    def __init__(self) -> None:
-        self._logs: dict[LogKey, ContainerLog] = {}
-        self._waiters: dict[tuple[str, str], asyncio.Event] = {}
-
-    def set(self, namespace: str, pod: str, container: str, text: str, now: datetime) -> None:
-        log = ContainerLog()
-        log.append(text, now)
-        self._logs[(namespace, pod, container)] = log
-        self._notify(namespace, pod)
-
-    def append(self, namespace: str, pod: str, container: str, text: str, now: datetime) -> None:
-        self._logs.setdefault((namespace, pod, container), ContainerLog()).append(text, now)
-        self._notify(namespace, pod)
-
-    def get(self, namespace: str, pod: str, container: str) -> ContainerLog:
-        return self._logs.get((namespace, pod, container)) or ContainerLog()
-
-    def text(self, namespace: str, pod: str, container: str) -> str:
-        return self.get(namespace, pod, container).text
-
-    def clear(self) -> None:
-        self._logs.clear()
-        for key in list(self._waiters):
-            self._notify(*key)
-
-    def copy(self) -> dict[LogKey, ContainerLog]:
-        return {key: ContainerLog(list(log.lines), list(log.times)) for key, log in self._logs.items()}
-
-    def replace_all(self, logs: Mapping[LogKey, ContainerLog]) -> None:
-        self.clear()
-        self._logs.update((key, ContainerLog(list(log.lines), list(log.times))) for key, log in logs.items())
-
-    def changed(self, namespace: str, pod: str) -> asyncio.Event:
-        """An event set at the next change of any log of this pod, or when the pod is deleted."""
-        return self._waiters.setdefault((namespace, pod), asyncio.Event())
-
-    def on_event(self, event: Event) -> None:
-        """Store listener: a deleted pod's containers have no logs any more, and its followers stop."""
-        if event.type == "DELETED" and event.key.resource == "pods":
-            namespace, pod = event.key.namespace, event.key.name
-            for key in [key for key in self._logs if key[0] == namespace and key[1] == pod]:
-                del self._logs[key]
-            self._notify(namespace, pod)
-
-    def _notify(self, namespace: str, pod: str) -> None:
-        waiter = self._waiters.pop((namespace, pod), None)
-        if waiter is not None:
-            waiter.set()
 
 
 @dataclass(frozen=True)
@@ -262,8 +187,6 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
 
 
 def _same_pod(request: web.Request, namespace: str, name: str, uid: object) -> bool:
-    from fakeapi.http.keys import api_key  # keys imports api, which imports this module
-
     try:
         current = request.app[api_key].registry("pods").get(namespace, name)
     except NotFound:
@@ -273,8 +196,6 @@ def _same_pod(request: web.Request, namespace: str, name: str, uid: object) -> b
 
 async def pod_log(request: web.Request) -> web.StreamResponse:
     """The route handler: GET /api/v1/namespaces/{namespace}/pods/{name}/log."""
-    from fakeapi.http.keys import api_key  # keys imports api, which imports this module
-
     api = request.app[api_key]
     namespace, name = request.match_info["namespace"], request.match_info["name"]
     options = LogOptions.parse(request.query, name)  # upstream validates the options before it reads the pod

@@ -1,16 +1,17 @@
 """aiohttp resources that match paths in code rather than by a pattern.
 
-`NamespacedPaths` serves the busiest API paths: namespaced collections, objects and subresources.
-aiohttp tries the patterns registered under one prefix in turn, each a coroutine and a regular
-expression; a GET of one pod used to fail two patterns before it matched the third. This resource
-reads the path's segments once instead, and gives the handlers the same match_info as the patterns.
+`ApiPaths` serves every path under a group version (`/api/v1/...`, `/apis/{group}/{version}/...`): it reads
+the path's segments once, as upstream's RequestInfoFactory does, and picks the handler by the path's shape
+(collection, object, subresource, legacy watch) and the method. Handlers find `group`, `version`,
+`namespace` (namespaced paths only), `resource`, `name` and `subresource` in `match_info`.
 
 `Unmatched` is tried last and takes every path no route serves, so that it too gets a Status.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from aiohttp import web
@@ -20,15 +21,29 @@ from yarl import URL
 if TYPE_CHECKING:
     from aiohttp.web_urldispatcher import _InfoDict
 
-PREFIX = "/api/v1/namespaces"
-_SEGMENTS_NAMES = {  # segments after the prefix -> what they are called in match_info
-    2: ("namespace", "resource"),
-    3: ("namespace", "resource", "name"),
-    4: ("namespace", "resource", "name", "subresource"),
-}
-# paths of the same shape that other routes serve: a namespace's status, a pod's binding and log
-_NOT_A_RESOURCE = "status"
-_OTHER_SUBRESOURCES = ("binding", "log")
+CORE_PREFIX = "/api/v1"
+GROUPS_PREFIX = "/apis"
+# `namespaces/{name}/{x}` is a namespace's subresource, not a resource in the namespace, for these x
+_NAMESPACE_SUBRESOURCES = frozenset({"status", "finalize"})
+
+Methods = Mapping[str, Handler]
+
+
+@dataclass(frozen=True)
+class ApiHandlers:
+    """The handlers of the API paths, by shape and method (GET also serves HEAD)."""
+
+    group: Handler  # GET /apis/{group}: the APIGroup
+    resources: Handler  # GET /api/v1, /apis/{group}/{version}: the APIResourceList
+    collection: Methods
+    object: Methods
+    subresource: Methods  # subresources written like their object (status, resize...)
+    watch_collection: Handler  # GET .../watch/{resource}: the legacy watch paths
+    watch_object: Handler
+    # subresources with handlers of their own (pods/binding, pods/log), by (group, resource, subresource)
+    special_subresources: Mapping[tuple[str, str, str], Methods] = field(default_factory=dict)
+    # create-only resources that are not stored (bindings, selfsubjectaccessreviews...), by (group, resource)
+    create_only: Mapping[tuple[str, str], Handler] = field(default_factory=dict)
 
 
 class _CodedResource(web.AbstractResource):
@@ -61,41 +76,75 @@ class _CodedResource(web.AbstractResource):
     def __iter__(self) -> Iterator[web.AbstractRoute]:
         return iter(self._routes.values())
 
+    def _route(self, key: object, method: str, handler: Handler) -> web.ResourceRoute:
+        route = self._routes.get(key)
+        if route is None:
+            route = self._routes[key] = web.ResourceRoute(method, handler, self)
+        return route
 
-class NamespacedPaths(_CodedResource):
-    """`/api/v1/namespaces/{namespace}/{resource}[/{name}[/{subresource}]]`, one route per depth and
-    method. Paths it does not serve fall through to the routes registered after it."""
 
-    def __init__(self) -> None:
-        super().__init__(PREFIX)
-        self._allowed: dict[int, set[str]] = {segments: set() for segments in _SEGMENTS_NAMES}
+class ApiPaths(_CodedResource):
+    """Every path under `/api/v1` (the core group) or under `/apis` (the named groups)."""
 
-    def add(self, segments: int, method: str, handler: Handler) -> None:
-        """Serve `method` on paths with this many segments after the prefix (2: a collection, 3: an
-        object, 4: a subresource). GET also serves HEAD, as aiohttp's add_get does."""
-        for each in (method, "HEAD") if method == "GET" else (method,):
-            self._routes[segments, each] = web.ResourceRoute(each, handler, self)
-            self._allowed[segments].add(each)
+    def __init__(self, prefix: str, handlers: ApiHandlers) -> None:
+        super().__init__(prefix)
+        self._handlers = handlers
+        self._core = prefix == CORE_PREFIX
 
     async def resolve(self, request: web.Request) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
         path = request.rel_url.path_safe
-        if not path.startswith(PREFIX + "/"):
+        if path != self._path and not path.startswith(self._path + "/"):
             return None, set()
-        parts = path[len(PREFIX) + 1:].split("/")
-        names = _SEGMENTS_NAMES.get(len(parts))
-        if (names is None or "" in parts or parts[1] == _NOT_A_RESOURCE
-                or (len(parts) == 4 and parts[3] in _OTHER_SUBRESOURCES)):
+        parts = path[len(self._path) + 1:].split("/")
+        if parts and parts[-1] == "":
+            parts.pop()  # discovery paths answer with a trailing slash as without
+        match: dict[str, str] = {"group": "", "version": "v1"}
+        if not self._core:
+            if not parts:
+                return None, set()
+            match["group"] = _unquote(parts.pop(0))
+            if not parts:
+                return self._match(request, {"GET": self._handlers.group}, match)
+            match["version"] = _unquote(parts.pop(0))
+        if not parts:
+            return self._match(request, {"GET": self._handlers.resources}, match)
+        if "" in parts:
             return None, set()
-        segments = len(parts)
-        route = self._routes.get((segments, request.method))
-        if route is None:
-            return None, self._allowed[segments]
-        match = {name: _unquote(part) for name, part in zip(names, parts, strict=True)}
-        return web.UrlMappingMatchInfo(match, route), self._allowed[segments]
+        watch = parts[0] == "watch"
+        if watch:
+            parts = parts[1:]
+        if len(parts) > 2 and parts[0] == "namespaces" and parts[2] not in _NAMESPACE_SUBRESOURCES:
+            match["namespace"] = _unquote(parts[1])
+            parts = parts[2:]
+        if not parts or len(parts) > (2 if watch else 3):
+            return None, set()
+        for name, part in zip(("resource", "name", "subresource"), parts, strict=False):
+            match[name] = _unquote(part)
+        return self._match(request, self._methods(match, len(parts), watch), match)
 
-    def url_for(self, **parts: str) -> URL:
-        names = _SEGMENTS_NAMES[len(parts)]
-        return URL.build(path="/".join([PREFIX, *(parts[name] for name in names)]))
+    def _methods(self, match: Mapping[str, str], depth: int, watch: bool) -> Methods:
+        handlers = self._handlers
+        if watch:
+            return {"GET": handlers.watch_collection if depth == 1 else handlers.watch_object}
+        if depth == 1:
+            create_only = handlers.create_only.get((match["group"], match["resource"]))
+            return {"POST": create_only} if create_only is not None else handlers.collection
+        if depth == 2:
+            return handlers.object
+        special = (match["group"], match["resource"], match["subresource"])
+        return handlers.special_subresources.get(special, handlers.subresource)
+
+    def _match(self, request: web.Request, methods: Methods,
+               match: dict[str, str]) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
+        allowed = set(methods)
+        if "GET" in allowed:
+            allowed.add("HEAD")
+        method = "GET" if request.method == "HEAD" else request.method
+        handler = methods.get(method)
+        if handler is None:
+            return None, allowed
+        route = self._route((request.method, handler), request.method, handler)
+        return web.UrlMappingMatchInfo(match, route), allowed
 
 
 class Unmatched(_CodedResource):
@@ -103,10 +152,10 @@ class Unmatched(_CodedResource):
 
     def __init__(self, handler: Handler) -> None:
         super().__init__("/")
-        self._route = self._routes["*"] = web.ResourceRoute("*", handler, self)
+        self._route_all = self._route("*", "*", handler)
 
     async def resolve(self, request: web.Request) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
-        return web.UrlMappingMatchInfo({}, self._route), set()
+        return web.UrlMappingMatchInfo({}, self._route_all), set()
 
 
 def _unquote(part: str) -> str:

@@ -1,9 +1,11 @@
-"""Field selectors as upstream's `fields.ParseSelector` plus each kind's field-label conversion and fields."""
+"""Field selectors as upstream's `fields.ParseSelector`, checked against a kind's field labels."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from typing import Final
 
 from fakeapi.machinery.errors import BadRequest
@@ -18,97 +20,43 @@ _SPECIAL_IN_VALUE: Final = re.compile(r"[\\,=]")
 _NONE: Final[JSON] = {}
 
 
-# What each kind exposes to field selectors (upstream's <kind>ToSelectableFields), read off wire objects.
-# Literal dicts: these run per object on every filtered list and watch event.
-
-def _pod_fields(pod: JSON) -> dict[str, str]:
-    meta = pod.get("metadata") or _NONE
-    spec = pod.get("spec") or _NONE
-    status = pod.get("status") or _NONE
-    # upstream reads the internal PodIPs[0], which v1 podIPs fills (or podIP when podIPs is empty)
-    ips = status.get("podIPs")
-    return {
-        "metadata.name": meta.get("name") or "",
-        "metadata.namespace": meta.get("namespace") or "",
-        "spec.nodeName": spec.get("nodeName") or "",
-        "spec.restartPolicy": spec.get("restartPolicy") or "",
-        "spec.schedulerName": spec.get("schedulerName") or "",
-        "spec.serviceAccountName": spec.get("serviceAccountName") or "",
-        "spec.hostNetwork": "true" if spec.get("hostNetwork") is True else "false",
-        "status.phase": status.get("phase") or "",
-        "status.podIP": (ips[0].get("ip") or "") if ips else (status.get("podIP") or ""),
-        "status.nominatedNodeName": status.get("nominatedNodeName") or "",
-    }
-
-
-def _namespace_fields(namespace: JSON) -> dict[str, str]:
-    return {
-        "metadata.name": (namespace.get("metadata") or _NONE).get("name") or "",
-        "status.phase": (namespace.get("status") or _NONE).get("phase") or "",
-    }
-
-
-def _event_fields(event: JSON) -> dict[str, str]:
-    meta = event.get("metadata") or _NONE
-    involved = event.get("involvedObject") or _NONE
-    reporting = event.get("reportingComponent") or ""
-    return {
-        "involvedObject.kind": involved.get("kind") or "",
-        "involvedObject.namespace": involved.get("namespace") or "",
-        "involvedObject.name": involved.get("name") or "",
-        "involvedObject.uid": involved.get("uid") or "",
-        "involvedObject.apiVersion": involved.get("apiVersion") or "",
-        "involvedObject.resourceVersion": involved.get("resourceVersion") or "",
-        "involvedObject.fieldPath": involved.get("fieldPath") or "",
-        "reason": event.get("reason") or "",
-        "reportingComponent": reporting,
-        "source": (event.get("source") or _NONE).get("component") or reporting,
-        "type": event.get("type") or "",
-        "metadata.name": meta.get("name") or "",
-        "metadata.namespace": meta.get("namespace") or "",
-    }
-
-
-def _meta_fields(obj: JSON) -> dict[str, str]:
+def metadata_fields(obj: JSON) -> dict[str, str]:
+    """The fields every kind exposes (upstream's DefaultClusterScopedAttr / DefaultNamespaceScopedAttr)."""
     meta = obj.get("metadata") or _NONE
     return {"metadata.name": meta.get("name") or "", "metadata.namespace": meta.get("namespace") or ""}
 
 
-_SELECTABLE: Final[dict[str, Callable[[JSON], dict[str, str]]]] = {
-    "Pod": _pod_fields,
-    "Namespace": _namespace_fields,
-    "Event": _event_fields,
-}
+@dataclass(frozen=True)
+class FieldLabels:
+    """What a kind offers field selectors: its `<kind>ToSelectableFields`, read off wire objects (they run per
+    object on every filtered list and watch event), and the labels a request may name."""
 
-# The field labels a request may name (upstream's AddFieldLabelConversionFunc per kind) and renames.
-_SUPPORTED: Final[dict[str, frozenset[str]]] = {
-    # status.podIPs is accepted but never exposed, so it always reads as ""
-    "Pod": frozenset(_pod_fields(_NONE)) | {"status.podIPs"},
-    "Namespace": frozenset(_namespace_fields(_NONE)),
-    "Event": frozenset(_event_fields(_NONE)),
-}
-_RENAMED: Final[dict[str, dict[str, str]]] = {"Pod": {"spec.host": "spec.nodeName"}}  # old v1 clients
-_META_LABELS: Final = frozenset(_meta_fields(_NONE))
+    fields_of: Callable[[JSON], dict[str, str]] = metadata_fields
+    # the labels upstream's field-label conversion accepts; None: DefaultMetaV1FieldSelectorConversion
+    supported: frozenset[str] | None = None
+    renamed: Mapping[str, str] = dataclass_field(default_factory=dict)  # old names upstream still converts
 
-
-def selectable_fields(kind: str, obj: JSON) -> dict[str, str]:
-    """The field set upstream matches field selectors against for this object."""
-    return _SELECTABLE.get(kind, _meta_fields)(obj)
-
-
-def _convert_label(kind: str, label: str) -> str:
-    supported = _SUPPORTED.get(kind)
-    if supported is None:  # upstream's DefaultMetaV1FieldSelectorConversion
-        if label in _META_LABELS:
+    def convert(self, label: str) -> str:
+        if self.supported is None:
+            if label in _META_LABELS:
+                return label
+            raise BadRequest(f'{go_quote(label)} is not a known field selector: only "metadata.name", '
+                             '"metadata.namespace"')
+        if label in self.supported:
             return label
-        raise BadRequest(f'{go_quote(label)} is not a known field selector: only "metadata.name", '
-                         '"metadata.namespace"')
-    if label in supported:
-        return label
-    renamed = _RENAMED.get(kind, {}).get(label)
-    if renamed is None:
-        raise BadRequest(f"field label not supported: {label}")
-    return renamed
+        renamed = self.renamed.get(label)
+        if renamed is None:
+            raise BadRequest(f"field label not supported: {label}")
+        return renamed
+
+
+def exposed_labels(fields_of: Callable[[JSON], dict[str, str]]) -> frozenset[str]:
+    """Every label a fields function exposes (read off an empty object)."""
+    return frozenset(fields_of(_NONE))
+
+
+_META_LABELS: Final = exposed_labels(metadata_fields)
+METADATA_LABELS = FieldLabels()
 
 
 class FieldSelector:
@@ -116,9 +64,9 @@ class FieldSelector:
 
     __slots__ = ("_terms", "_fields_of", "text")
 
-    def __init__(self, terms: tuple[Term, ...], kind: str, text: str) -> None:
+    def __init__(self, terms: tuple[Term, ...], labels: FieldLabels, text: str) -> None:
         self._terms = terms
-        self._fields_of = _SELECTABLE.get(kind, _meta_fields)
+        self._fields_of = labels.fields_of
         self.text = text
 
     def __repr__(self) -> str:
@@ -134,7 +82,7 @@ class FieldSelector:
         return True
 
     def matches_object(self, obj: JSON) -> bool:
-        """`matches(selectable_fields(kind, obj))` for the kind this selector was parsed for."""
+        """Whether the object's selectable fields match (those of the kind this selector was parsed for)."""
         return not self._terms or self.matches(self._fields_of(obj))
 
     def requirements(self) -> list[tuple[str, str, str]]:
@@ -188,8 +136,9 @@ def _unescape(value: str) -> str:
     return "".join(out)
 
 
-def parse_field_selector(text: str, kind: str) -> FieldSelector:
-    """Parse a `fieldSelector` query value for `kind`; BadRequest carries upstream's exact message.
+def parse_field_selector(text: str, labels: FieldLabels = METADATA_LABELS) -> FieldSelector:
+    """Parse a `fieldSelector` query value for a kind with these field labels; BadRequest carries upstream's
+    exact message.
 
     As upstream, terms are sorted, then all parsed (syntax and escapes), then their labels checked.
     """
@@ -202,5 +151,5 @@ def parse_field_selector(text: str, kind: str) -> FieldSelector:
             raise BadRequest(f"invalid selector: '{text}'; can't understand '{part}'")
         value = _unescape(part[operator.end():])
         parsed.append((part[:operator.start()], operator.group() != "!=", value))
-    terms = tuple((_convert_label(kind, field), equal, value) for field, equal, value in parsed)
-    return FieldSelector(terms, kind, text)
+    terms = tuple((labels.convert(label), equal, value) for label, equal, value in parsed)
+    return FieldSelector(terms, labels, text)

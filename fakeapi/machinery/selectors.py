@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from fakeapi.machinery.fieldselectors import FieldSelector, parse_field_selector, selectable_fields
+from fakeapi.machinery.fieldselectors import FieldLabels, FieldSelector, parse_field_selector
 from fakeapi.machinery.labels import LabelSelector, parse_label_selector
 
 __all__ = [
+    "FieldLabels",
     "FieldSelector",
     "LabelSelector",
     "parse_field_selector",
     "parse_label_selector",
-    "selectable_fields",
 ]

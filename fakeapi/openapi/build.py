@@ -1,4 +1,4 @@
-"""Build the api/v1 OpenAPI documents (v3 and v2 swagger) from the marshmallow schemas, with apispec.
+"""Build the OpenAPI documents (v3 per group version, and v2 swagger) from the marshmallow schemas, with apispec.
 
 Only `fakeapi openapi` runs this: apispec is a tool for generating the committed files, not a runtime
 dependency; the server serves the committed output (fakeapi.openapi.serve). Components carry upstream's
@@ -17,12 +17,13 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
-from fakeapi.kinds.schemas import SCHEMAS, EventListSchema, NamespaceListSchema, PodListSchema
+from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.kinds.pod.schema.binding import BindingSchema
 from fakeapi.machinery.schemas.base import IntOrString, MicroTime, Quantity, Time
+from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, StatusSchema
 from fakeapi.machinery.types import JSON
-from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, V3_DOCUMENT
+from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, paths, v3_document, v3_group_version
 from fakeapi.openapi.paths import operations, paths_v2, paths_v3
-from fakeapi.registry.generic import ResourceInfo
 
 TITLE = "Kubernetes"
 VERSION = "v1.32.0"
@@ -85,14 +86,21 @@ _STATIC_COMPONENTS: dict[str, JSON] = {
 # upstream's OpenAPIV3OneOfTypes: in v3 these are "one of" JSON types rather than a string
 _V3_ONE_OF = {QUANTITY: ("string", "number"), INT_OR_STRING: ("integer", "string")}
 # properties whose value is a shared component although their field says only "free-form object"
+# the API group of each k8s.io/api package that is not named after its group's first label
+_GROUPS = {"coordination": "coordination.k8s.io", "authorization": "authorization.k8s.io",
+           "authentication": "authentication.k8s.io", "scheduling": "scheduling.k8s.io"}
 _PROPERTY_COMPONENTS = {("io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "fieldsV1"): FIELDS_V1}
-_LIST_SCHEMAS: tuple[type[Schema], ...] = (EventListSchema, NamespaceListSchema, PodListSchema)
+# top-level shapes documented beside the stored kinds: request bodies and answers of their operations
+_OTHER_SCHEMAS: tuple[type[Schema], ...] = (BindingSchema, DeleteOptionsSchema, StatusSchema)
 
 
 def kind_schemas() -> dict[str, type[Schema]]:
-    """Every top-level kind documented, by kind name: the served kinds, their lists and meta/v1 shapes."""
-    classes = [type(schema) for schema in SCHEMAS.values()] + list(_LIST_SCHEMAS)
-    return {_name(cls).rsplit(".", 1)[1]: cls for cls in classes}
+    """Every top-level kind documented, by definition name: the stored kinds, their lists and the shapes
+    their operations take and answer."""
+    from fakeapi.cluster import KINDS
+
+    classes = [type(kind.schema) for kind in KINDS] + [kind.list_schema for kind in KINDS] + list(_OTHER_SCHEMAS)
+    return {_name(cls): cls for cls in classes}
 
 
 def _name(cls: type[Schema] | Schema) -> str:
@@ -153,13 +161,12 @@ def _description(cls: type[Schema]) -> str | None:
     return " ".join(doc.strip().split("\n\n")[0].split())
 
 
-def build_components(openapi_version: str) -> dict[str, JSON]:
-    """Component schemas (v3) or definitions (v2) for every documented kind and what it nests."""
+def build_components(openapi_version: str, kinds: dict[str, type[Schema]]) -> dict[str, JSON]:
+    """Component schemas (v3) or definitions (v2) for these documented kinds and what they nest."""
     plugin = MarshmallowPlugin(schema_name_resolver=_name)
     spec = APISpec(TITLE, VERSION, openapi_version, plugins=[plugin])
     assert plugin.converter is not None
     plugin.converter.add_attribute_function(_wire_type)  # type: ignore[no-untyped-call]  # apispec is untyped
-    kinds = kind_schemas()
     for cls in kinds.values():
         spec.components.schema(_name(cls), schema=cls)
     document = spec.to_dict()
@@ -171,11 +178,14 @@ def build_components(openapi_version: str) -> dict[str, JSON]:
         if description:
             schema["description"] = description
         schema.update(getattr(cls, "openapi_extensions", {}))
-    for kind, cls in kinds.items():
-        schemas[_name(cls)]["x-kubernetes-group-version-kind"] = [
-            {"group": "", "version": "v1", "kind": kind}
-        ]
+    for name in kinds:
+        package, version, kind = name.removeprefix("io.k8s.api.").removeprefix("io.k8s.apimachinery.pkg.apis.") \
+            .split(".")
+        group = "" if package in ("core", "meta") else _GROUPS.get(package, package)
+        schemas[name]["x-kubernetes-group-version-kind"] = [{"group": group, "version": version, "kind": kind}]
     for (owner, prop), component in _PROPERTY_COMPONENTS.items():
+        if owner not in schemas:
+            continue
         described = {
             key: value for key, value in schemas[owner]["properties"][prop].items() if key == "description"
         }
@@ -193,15 +203,20 @@ def build_components(openapi_version: str) -> dict[str, JSON]:
 
 
 def served_resources() -> list[ResourceInfo]:
-    """The resources a fresh server registers: the documents describe exactly those."""
-    from fakeapi.cluster import build_api
-    from fakeapi.config import ServerConfig
+    """The resources a fresh server serves: the documents describe exactly those."""
+    from fakeapi.app import create_app
+    from fakeapi.http.keys import served_key
 
-    return [registry.info for registry in build_api(ServerConfig()).resources.values()]
+    return create_app()[served_key]
 
 
 def build_v3(infos: list[ResourceInfo]) -> JSON:
-    schemas = build_components("3.0.0")
+    """The document of one group version: its paths, and every component (as upstream's carry more than
+    their paths name)."""
+    packages = {paths.component(info, info.kind).rsplit(".", 1)[0] for info in infos}
+    kinds = {name: cls for name, cls in kind_schemas().items()
+             if name.rsplit(".", 1)[0] in packages or name.startswith("io.k8s.apimachinery.")}
+    schemas = build_components("3.0.0", kinds)
     return {
         "openapi": "3.0.0",
         "info": {"title": TITLE, "version": VERSION},
@@ -215,14 +230,20 @@ def build_v2(infos: list[ResourceInfo]) -> JSON:
         "swagger": "2.0",
         "info": {"title": TITLE, "version": VERSION},
         "paths": paths_v2(operations(infos), lambda name: {"$ref": "#/definitions/" + name}),
-        "definitions": build_components("2.0"),
+        "definitions": build_components("2.0", kind_schemas()),
     }
 
 
 def build_documents() -> dict[Path, JSON]:
     """Every committed document, by its path under the output directory."""
     infos = served_resources()
-    return {V3_DOCUMENT: build_v3(infos), V2_DOCUMENT: build_v2(infos)}
+    by_group_version: dict[tuple[str, str], list[ResourceInfo]] = {}
+    for info in infos:
+        by_group_version.setdefault((info.group, info.version), []).append(info)
+    documents = {v3_document(v3_group_version(group, version)): build_v3(group_infos)
+                 for (group, version), group_infos in by_group_version.items()}
+    documents[V2_DOCUMENT] = build_v2(infos)
+    return documents
 
 
 def render(document: JSON) -> str:

@@ -1,4 +1,4 @@
-"""The paths of the api/v1 OpenAPI documents: one operation per served endpoint, rendered for v3 and v2.
+"""The paths of the OpenAPI documents: one operation per served endpoint, rendered for v3 and v2.
 
 Operations are derived from the registries' ResourceInfo (verbs and subresources), so the documents
 list exactly what the server routes. Names, actions and parameters follow upstream's api/v1 document.
@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 
+from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
 from fakeapi.machinery.types import JSON
 from fakeapi.openapi.parameters import DELETE, DELETE_COLLECTION, LIST, LOG, PATCH, WRITE, query_v2, query_v3
-from fakeapi.registry.generic import ResourceInfo, SubresourceInfo
 
 JSON_TYPE = "application/json"
 WATCH_TYPE = "application/json;stream=watch"
@@ -35,6 +36,8 @@ class Operation:
     operation_id: str
     description: str
     kind: str  # the kind of x-kubernetes-group-version-kind
+    group: str
+    version: str
     query: tuple[str, ...] = ()
     request: str | None = None  # the component the body is, if any
     request_types: tuple[str, ...] = ("*/*",)
@@ -42,8 +45,31 @@ class Operation:
     response_types: tuple[str, ...] = (JSON_TYPE,)
 
 
-def component(kind: str) -> str:
-    return f"io.k8s.api.core.v1.{kind}"
+OperationFactory = partial[Operation]
+"""An Operation with its kind, group and version already given."""
+
+
+def component(info: ResourceInfo, kind: str) -> str:
+    """Upstream's definition name: the Go package of the group version (k8s.io/api/<dir>/<version>)."""
+    package = info.group.split(".")[0] if info.group else "core"
+    return f"io.k8s.api.{package}.{info.version}.{kind}"
+
+
+def group_title(info: ResourceInfo) -> str:
+    """The group version as operation ids spell it: CoreV1, CoordinationV1, RbacAuthorizationV1."""
+    name = info.group.removesuffix(".k8s.io") if info.group else "core"
+    return "".join(part.capitalize() for part in name.split(".")) + info.version.capitalize()
+
+
+def tag(group: str, version: str) -> str:
+    """Upstream's tag: core_v1, coordination_v1, rbacAuthorization_v1."""
+    name = group.removesuffix(".k8s.io") if group else "core"
+    parts = name.split(".")
+    return parts[0] + "".join(part.capitalize() for part in parts[1:]) + "_" + version
+
+
+def group_prefix(info: ResourceInfo) -> str:
+    return f"/apis/{info.group}/{info.version}" if info.group else f"/api/{info.version}"
 
 
 def operations(infos: Iterable[ResourceInfo]) -> list[Operation]:
@@ -57,163 +83,153 @@ def operations(infos: Iterable[ResourceInfo]) -> list[Operation]:
 def _resource_operations(info: ResourceInfo) -> list[Operation]:
     kind, verbs = info.kind, set(info.verbs)
     scope = "Namespaced" if info.namespaced else ""
-    collection = (
-        f"/api/v1/namespaces/{{namespace}}/{info.resource}" if info.namespaced else f"/api/v1/{info.resource}"
-    )
+    prefix, title = group_prefix(info), group_title(info)
+    scoped = f"{prefix}/namespaces/{{namespace}}" if info.namespaced else prefix
+    collection = f"{scoped}/{info.resource}"
     item = collection + "/{name}"
-    obj, listed = component(kind), component(kind + "List")
+    obj, listed = component(info, kind), component(info, kind + "List")
+    op = partial(Operation, kind=kind, group=info.group, version=info.version)
     ops: list[Operation] = []
     if "list" in verbs:
-        ops.append(_list(collection, f"listCoreV1{scope}{kind}", kind, listed))
+        ops.append(_list(op, collection, f"list{title}{scope}{kind}", listed))
         if info.namespaced:
-            ops.append(_list(f"/api/v1/{info.resource}", f"listCoreV1{kind}ForAllNamespaces", kind, listed))
+            ops.append(_list(op, f"{prefix}/{info.resource}", f"list{title}{kind}ForAllNamespaces", listed))
     if "create" in verbs:
-        ops.append(_create(collection, f"createCoreV1{scope}{kind}", f"create a {kind}", kind))
+        ops.append(_create(op, collection, f"create{title}{scope}{kind}", f"create a {kind}", obj))
     if "deletecollection" in verbs:
         ops.append(
-            Operation(
+            op(
                 collection,
                 "delete",
                 "deletecollection",
-                f"deleteCoreV1Collection{scope}{kind}",
+                f"delete{title}Collection{scope}{kind}",
                 f"delete collection of {kind}",
-                kind,
-                DELETE_COLLECTION,
-                DELETE_OPTIONS_COMPONENT,
+                query=DELETE_COLLECTION,
+                request=DELETE_OPTIONS_COMPONENT,
                 responses=(("200", "OK", STATUS_COMPONENT),),
             )
         )
     if "get" in verbs:
         ops.append(
-            Operation(
+            op(
                 item,
                 "get",
                 "get",
-                f"readCoreV1{scope}{kind}",
+                f"read{title}{scope}{kind}",
                 f"read the specified {kind}",
-                kind,
                 responses=(("200", "OK", obj),),
             )
         )
     if "update" in verbs:
-        ops.append(_replace(item, f"replaceCoreV1{scope}{kind}", f"replace the specified {kind}", kind))
+        ops.append(_replace(op, item, f"replace{title}{scope}{kind}", f"replace the specified {kind}", obj))
     if "patch" in verbs:
-        ops.append(_patch(item, f"patchCoreV1{scope}{kind}", f"partially update the specified {kind}", kind))
+        ops.append(_patch(op, item, f"patch{title}{scope}{kind}", f"partially update the specified {kind}", obj))
     if "delete" in verbs:
         deleted = obj if info.returns_deleted_object else STATUS_COMPONENT
         ops.append(
-            Operation(
+            op(
                 item,
                 "delete",
                 "delete",
-                f"deleteCoreV1{scope}{kind}",
+                f"delete{title}{scope}{kind}",
                 f"delete a {kind}",
-                kind,
-                DELETE,
-                DELETE_OPTIONS_COMPONENT,
+                query=DELETE,
+                request=DELETE_OPTIONS_COMPONENT,
                 responses=(("200", "OK", deleted), ("202", "Accepted", deleted)),
             )
         )
     for sub in sorted(info.subresources, key=lambda sub: sub.name):
-        ops += _subresource_operations(item, f"CoreV1{scope}{kind}{sub.name.capitalize()}", kind, sub)
+        sub_op = partial(Operation, kind=sub.kind, group=info.group, version=info.version)
+        ops += _subresource_operations(sub_op, info, item, f"{title}{scope}{kind}{sub.name.capitalize()}", sub)
     return ops
 
 
-def _subresource_operations(item: str, suffix: str, parent: str, sub: SubresourceInfo) -> list[Operation]:
-    path, kind, verbs, ops = f"{item}/{sub.name}", sub.kind, set(sub.verbs), []
+def _subresource_operations(op: OperationFactory, info: ResourceInfo, item: str, suffix: str,
+                            sub: SubresourceInfo) -> list[Operation]:
+    path, parent, verbs, ops = f"{item}/{sub.name}", info.kind, set(sub.verbs), []
+    obj = component(info, sub.kind)
     if sub.name == "log" and "get" in verbs:
         ops.append(
-            Operation(
+            op(
                 path,
                 "get",
                 "get",
                 "read" + suffix,
                 f"read log of the specified {parent}",
-                kind,
-                LOG,
+                query=LOG,
                 responses=(("200", "OK", TEXT),),
                 response_types=("text/plain",),
             )
         )
     elif "get" in verbs:
         ops.append(
-            Operation(
+            op(
                 path,
                 "get",
                 "get",
                 "read" + suffix,
                 f"read {sub.name} of the specified {parent}",
-                kind,
-                responses=(("200", "OK", component(kind)),),
+                responses=(("200", "OK", obj),),
             )
         )
     if "update" in verbs:
-        ops.append(_replace(path, "replace" + suffix, f"replace {sub.name} of the specified {parent}", kind))
+        ops.append(_replace(op, path, "replace" + suffix, f"replace {sub.name} of the specified {parent}", obj))
     if "patch" in verbs:
-        ops.append(
-            _patch(path, "patch" + suffix, f"partially update {sub.name} of the specified {parent}", kind)
-        )
+        ops.append(_patch(op, path, "patch" + suffix, f"partially update {sub.name} of the specified {parent}", obj))
     if "create" in verbs:
-        ops.append(_create(path, "create" + suffix, f"create {sub.name} of a {parent}", kind))
+        ops.append(_create(op, path, "create" + suffix, f"create {sub.name} of a {parent}", obj))
     return ops
 
 
-def _list(path: str, operation_id: str, kind: str, listed: str) -> Operation:
-    return Operation(
+def _list(op: OperationFactory, path: str, operation_id: str, listed: str) -> Operation:
+    return op(
         path,
         "get",
         "list",
         operation_id,
-        f"list or watch objects of kind {kind}",
-        kind,
-        LIST,
+        f"list or watch objects of kind {op.keywords['kind']}",
+        query=LIST,
         responses=(("200", "OK", listed),),
         response_types=(JSON_TYPE, WATCH_TYPE),
     )
 
 
-def _create(path: str, operation_id: str, description: str, kind: str) -> Operation:
-    obj = component(kind)
-    return Operation(
+def _create(op: OperationFactory, path: str, operation_id: str, description: str, obj: str) -> Operation:
+    return op(
         path,
         "post",
         "post",
         operation_id,
         description,
-        kind,
-        WRITE,
-        obj,
+        query=WRITE,
+        request=obj,
         responses=(("200", "OK", obj), ("201", "Created", obj), ("202", "Accepted", obj)),
     )
 
 
-def _replace(path: str, operation_id: str, description: str, kind: str) -> Operation:
-    obj = component(kind)
-    return Operation(
+def _replace(op: OperationFactory, path: str, operation_id: str, description: str, obj: str) -> Operation:
+    return op(
         path,
         "put",
         "put",
         operation_id,
         description,
-        kind,
-        WRITE,
-        obj,
+        query=WRITE,
+        request=obj,
         responses=(("200", "OK", obj), ("201", "Created", obj)),
     )
 
 
-def _patch(path: str, operation_id: str, description: str, kind: str) -> Operation:
-    obj = component(kind)
-    return Operation(
+def _patch(op: OperationFactory, path: str, operation_id: str, description: str, obj: str) -> Operation:
+    return op(
         path,
         "patch",
         "patch",
         operation_id,
         description,
-        kind,
-        PATCH,
-        PATCH_COMPONENT,
-        PATCH_TYPES,
+        query=PATCH,
+        request=PATCH_COMPONENT,
+        request_types=PATCH_TYPES,
         responses=(("200", "OK", obj), ("201", "Created", obj)),
     )
 
@@ -230,8 +246,8 @@ def _path_parameters(path: str, kind: str) -> list[tuple[str, str]]:
     return params
 
 
-def _gvk(kind: str) -> JSON:
-    return {"group": "", "version": "v1", "kind": kind}
+def _gvk(op: Operation) -> JSON:
+    return {"group": op.group, "version": op.version, "kind": op.kind}
 
 
 def _group_by_path(ops: list[Operation]) -> dict[str, list[Operation]]:
@@ -260,11 +276,11 @@ def paths_v3(ops: list[Operation], ref: Callable[[str], JSON]) -> JSON:
         }
         for op in path_ops:
             body: JSON = {
-                "tags": ["core_v1"],
+                "tags": [tag(op.group, op.version)],
                 "description": op.description,
                 "operationId": op.operation_id,
                 "x-kubernetes-action": op.action,
-                "x-kubernetes-group-version-kind": _gvk(op.kind),
+                "x-kubernetes-group-version-kind": _gvk(op),
                 "responses": {
                     code: {
                         "description": text,
@@ -319,14 +335,14 @@ def paths_v2(ops: list[Operation], ref: Callable[[str], JSON]) -> JSON:
                     },
                 )
             body: JSON = {
-                "tags": ["core_v1"],
+                "tags": [tag(op.group, op.version)],
                 "description": op.description,
                 "operationId": op.operation_id,
                 "consumes": list(op.request_types),
                 "produces": list(op.response_types),
                 "schemes": ["https"],
                 "x-kubernetes-action": op.action,
-                "x-kubernetes-group-version-kind": _gvk(op.kind),
+                "x-kubernetes-group-version-kind": _gvk(op),
                 "responses": {
                     code: {"description": text, "schema": ref(schema) if schema else {"type": "string"}}
                     for code, text, schema in op.responses

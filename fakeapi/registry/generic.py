@@ -6,14 +6,12 @@ Every verb is one pipeline function over wire-shaped dicts; HTTP is not spoken h
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
 import orjson
-from marshmallow import Schema
 
-from fakeapi.kinds.strategy import Strategy
+from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, parse_rfc3339, rfc3339
 from fakeapi.machinery.decode import decode
 from fakeapi.machinery.errors import (
@@ -42,65 +40,26 @@ _MISSING = object()
 _SYSTEM_FIELDS = ("creationTimestamp", "uid", "deletionTimestamp", "deletionGracePeriodSeconds", "selfLink")
 
 
-@dataclass(frozen=True)
-class SubresourceInfo:
-    """A served subresource as discovery lists it: its name, the kind it answers with, its verbs."""
-
-    name: str
-    kind: str
-    verbs: tuple[str, ...]
-
-
-STATUS_VERBS = ("get", "patch", "update")
-
-
-@dataclass(frozen=True)
-class ResourceInfo:
-    """What discovery says about a resource, and what the registry needs to name it."""
-
-    resource: str
-    kind: str
-    namespaced: bool
-    singular: str
-    short_names: tuple[str, ...] = ()
-    categories: tuple[str, ...] = ()
-    verbs: tuple[str, ...] = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
-    subresources: tuple[SubresourceInfo, ...] = ()
-    # upstream's ReturnDeletedObject: DELETE answers the object (pods, namespaces), else a Status (events)
-    returns_deleted_object: bool = True
-
-    @property
-    def list_kind(self) -> str:
-        return self.kind + "List"
-
-
 Patcher = Callable[[JSON, Any], JSON]
 """Computes a patched object from the current one and a parsed patch body."""
 
 
 class Registry:
-    def __init__(
-        self,
-        store: Store,
-        info: ResourceInfo,
-        schema: Schema,
-        strategy: Strategy,
-        clock: Clock,
-        ids: IdSource,
-        subresource: str = "",
-    ) -> None:
+    def __init__(self, store: Store, kind: Kind, clock: Clock, ids: IdSource, subresource: str = "") -> None:
         self.store = store
-        self.info = info
-        self.schema = schema
-        self.strategy = strategy
+        self.kind = kind
+        self.info = kind.info
+        self.schema = kind.schema
+        self.strategy = kind.subresource_strategies[subresource] if subresource else kind.strategy
         self.clock = clock
         self.ids = ids
-        self.field_manager: FieldTracker = FieldManager(schema, clock, subresource)  # metadata.managedFields
+        self.field_manager: FieldTracker = FieldManager(self.schema, clock, subresource)  # metadata.managedFields
         self._written: tuple[JSON, bytes] | None = None  # the last object this registry stored, encoded
 
-    def with_strategy(self, strategy: Strategy, subresource: str = "") -> Registry:
-        """The same storage with another strategy: how subresources such as pods/status are built."""
-        return Registry(self.store, self.info, self.schema, strategy, self.clock, self.ids, subresource)
+    def subresource(self, name: str) -> Registry:
+        """The same storage with the subresource's strategy: how pods/status is built (upstream's
+        `statusStore := *store`), so there is one resourceVersion sequence and one watch stream."""
+        return type(self)(self.store, self.kind, self.clock, self.ids, name)
 
     def key(self, namespace: str, name: str) -> ObjectKey:
         return ObjectKey(self.info.resource, namespace if self.info.namespaced else "", name)
@@ -116,26 +75,25 @@ class Registry:
         """
         if stored is not None and isinstance(body, dict):
             return self._decode_changes(body, options, stored)
-        kind = self.info.kind
+        kind, version = self.info.kind, self.info.version
         if not isinstance(body, dict):
-            raise BadRequest(f'{kind} in version "v1" cannot be handled as a {kind}: '
-                             f"json: cannot unmarshal {json_type_name(body)} into Go value of type v1.{kind}")
+            raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: json: cannot '
+                             f"unmarshal {json_type_name(body)} into Go value of type {version}.{kind}")
         api_version = body.get("apiVersion")
-        if api_version not in (None, "", "v1"):
-            raise BadRequest(
-                f"the API version in the data ({api_version}) does not match the expected API version (v1)"
-            )
+        if api_version not in (None, "", self.info.api_version):
+            raise BadRequest(f"the API version in the data ({api_version}) does not match the expected "
+                             f"API version ({self.info.api_version})")
         sent_kind = body.get("kind")
         if sent_kind not in (None, "", kind):
             raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({kind})")
-        decoded = decode(self.schema, body, kind)
+        decoded = decode(self.schema, body, kind, version)
         if decoded.unknown and options.field_validation == "Strict":
-            raise BadRequest(f'{kind} in version "v1" cannot be handled as a {kind}: strict decoding error: '
+            raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: strict decoding error: '
                              + ", ".join(decoded.unknown))
         if decoded.unknown and options.field_validation == "Warn":
             options.warnings.extend(decoded.unknown)
         obj = decoded.obj
-        obj["apiVersion"] = "v1"
+        obj["apiVersion"] = self.info.api_version
         obj["kind"] = kind
         obj.setdefault("metadata", {})
         return obj

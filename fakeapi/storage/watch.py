@@ -28,6 +28,7 @@ from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import Expired, StatusError, Timeout, with_retry_after
 from fakeapi.machinery.labels import LabelSelector
 from fakeapi.machinery.selectors import FieldSelector
+from fakeapi.machinery.tables.columns import Printer
 from fakeapi.machinery.types import JSON
 from fakeapi.storage.store import Event, Store
 
@@ -63,11 +64,11 @@ def too_large_resource_version(requested: int, current: int, retry_after: int = 
     return error
 
 
-def bookmark_object(kind: str, resource_version: int, initial_events_end: bool = False) -> JSON:
+def bookmark_object(kind: str, api_version: str, resource_version: int, initial_events_end: bool = False) -> JSON:
     meta: JSON = {"resourceVersion": str(resource_version)}
     if initial_events_end:
         meta["annotations"] = {INITIAL_EVENTS_END: "true"}
-    return {"kind": kind, "apiVersion": "v1", "metadata": meta}
+    return {"kind": kind, "apiVersion": api_version, "metadata": meta}
 
 
 def object_filter(labels: LabelSelector | None, fields: FieldSelector | None) -> ObjectFilter | None:
@@ -115,8 +116,9 @@ class Change:
 class TableRenderer:
     """Turns watch events into one-row Tables; only the first one carries the column definitions."""
 
-    def __init__(self, kind: str, api_version: str, include_object: str, now: Callable[[], datetime]) -> None:
-        self.kind = kind
+    def __init__(self, printer: Printer, api_version: str, include_object: str,
+                 now: Callable[[], datetime]) -> None:
+        self.printer = printer
         self.api_version = api_version
         self.include_object = include_object
         self.now = now
@@ -126,7 +128,7 @@ class TableRenderer:
         from fakeapi.machinery.tables.table import to_table  # loads with the first Table request
 
         version = str((obj.get("metadata") or {}).get("resourceVersion", ""))
-        table = to_table(self.kind, [obj], self.now(), self.include_object, version,
+        table = to_table(self.printer, [obj], self.now(), self.include_object, version,
                          with_columns=self._first, api_version=self.api_version)
         self._first = False
         return orjson.dumps({"type": event_type, "object": table}) + b"\n"
@@ -138,6 +140,7 @@ class WatchSpec:
 
     resource: str
     kind: str
+    api_version: str
     namespace: str | None  # None: every namespace (or a cluster-scoped resource)
     name: str | None  # a single object (fieldSelector metadata.name=X)
     matches: ObjectFilter | None  # None: the namespace and name scope is the whole filter
@@ -549,7 +552,7 @@ class WatchHub:
 
     def _bookmark(self, spec: WatchSpec, table: TableRenderer | None, resource_version: int,
                   initial_events_end: bool = False) -> bytes:
-        obj = bookmark_object(spec.kind, resource_version, initial_events_end)
+        obj = bookmark_object(spec.kind, spec.api_version, resource_version, initial_events_end)
         if table is not None:
             return table.frame("BOOKMARK", obj)
         return frame("BOOKMARK", orjson.dumps(obj))

@@ -21,7 +21,7 @@ from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
 from fakeapi.http import control
 from fakeapi.http.faults import FaultRule, FiredFault
-from fakeapi.http.keys import api_key, watch_hub_key
+from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.kubeconfig import write_kubeconfig
 from fakeapi.machinery.clock import Clock
@@ -258,10 +258,10 @@ class FakeAPIServer:
     @property
     def requests(self) -> Requests:
         """The recorded request log, oldest first (control API requests are not recorded)."""
-        return self._call(self.api.requests.entries)
+        return self._call(self.app[request_log_key].entries)
 
     def clear_requests(self) -> None:
-        self._call(self.api.requests.clear)
+        self._call(self.app[request_log_key].clear)
 
     def inject(self, verb: str | None = None, resource: str | None = None, subresource: str | None = None,
                namespace: str | None = None, name: str | None = None, status: int | None = None,
@@ -275,19 +275,19 @@ class FakeAPIServer:
                          message=message, retry_after=retry_after, delay=delay,
                          cut_watch_after=cut_watch_after, times=times, nth=nth, probability=probability,
                          seed=seed)
-        return self._call(lambda: self.api.faults.add(rule))
+        return self._call(lambda: self.app[faults_key].add(rule))
 
     def clear_faults(self) -> None:
         """Remove every fault rule and forget the faults fired."""
-        self._call(self.api.faults.clear)
+        self._call(self.app[faults_key].clear)
 
     @property
     def faults(self) -> Rules:
-        return self._call(lambda: list(self.api.faults.rules))
+        return self._call(lambda: list(self.app[faults_key].rules))
 
     @property
     def fired_faults(self) -> Fired:
-        return self._call(lambda: list(self.api.faults.fired))
+        return self._call(lambda: list(self.app[faults_key].fired))
 
     def set_log(self, namespace: str, pod: str, container: str, text: str) -> None:
         """Set the text `GET .../pods/{pod}/log?container=...` answers."""

@@ -29,6 +29,13 @@ def status_sub(of: str) -> dict[str, Any]:
 
 AGGREGATED_CORE_RESOURCES = [
     {
+        "resource": "bindings",
+        "responseKind": kind("Binding"),
+        "scope": "Namespaced",
+        "singularResource": "binding",
+        "verbs": ["create"],
+    },
+    {
         "resource": "events",
         "responseKind": kind("Event"),
         "scope": "Namespaced",
@@ -170,6 +177,7 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
         "kind": "APIResourceList",
         "groupVersion": "v1",
         "resources": [
+            legacy("bindings", "Binding", ["create"], singular="binding"),
             legacy(
                 "events",
                 "Event",

@@ -35,6 +35,7 @@ def pod_yaml(name: str, labels: str = "app: web") -> str:
 def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kubectl: Kubectl) -> None:
     assert table(kubectl.ok("api-resources")) == [
         ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"],
+        ["bindings", "v1", "true", "Binding"],
         ["events", "ev", "v1", "true", "Event"],
         ["namespaces", "ns", "v1", "false", "Namespace"],
         ["pods", "po", "v1", "true", "Pod"],

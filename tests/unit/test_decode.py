@@ -8,9 +8,12 @@ from typing import Any
 
 import pytest
 
-from fakeapi.kinds.schemas import SCHEMAS, PodSchema
+from fakeapi.kinds.event.schema import EventSchema
+from fakeapi.kinds.namespace.schema import NamespaceSchema
+from fakeapi.kinds.pod.schema.pod import PodSchema
 from fakeapi.machinery.decode import Decoded, decode, find_duplicate_fields
 from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.schemas.meta import DeleteOptionsSchema
 from fakeapi.machinery.types import JSON
 
 PREFIX = 'Pod in version "v1" cannot be handled as a Pod: '
@@ -192,7 +195,7 @@ def unmarshal(value: str, field: str, go_type: str) -> str:
 
 def decode_error(data: Any) -> str:
     with pytest.raises(BadRequest) as caught:
-        decode(SCHEMAS["Pod"], data, "Pod")
+        decode(PodSchema(), data, "Pod")
     assert caught.value.code == 400
     return caught.value.message
 
@@ -202,7 +205,7 @@ def container(**fields: Any) -> Callable[[JSON], Any]:
 
 
 def test_realistic_pod_round_trips_unchanged() -> None:
-    assert decode(SCHEMAS["Pod"], RICH_POD, "Pod") == Decoded(without_nulls(RICH_POD), [])
+    assert decode(PodSchema(), RICH_POD, "Pod") == Decoded(without_nulls(RICH_POD), [])
 
 
 def test_empty_objects_and_lists_are_kept() -> None:
@@ -215,7 +218,7 @@ def test_empty_objects_and_lists_are_kept() -> None:
 
 def test_decoded_object_shares_nothing_with_the_input() -> None:
     pod = copy.deepcopy(RICH_POD)
-    obj = decode(SCHEMAS["Pod"], pod, "Pod").obj
+    obj = decode(PodSchema(), pod, "Pod").obj
     obj["metadata"]["labels"]["new"] = "x"
     obj["metadata"]["finalizers"].append("y")
     obj["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"] = {}
@@ -255,7 +258,7 @@ def test_decoded_object_shares_nothing_with_the_input() -> None:
 def test_unknown_fields_are_reported_with_upstream_paths_and_pruned(
     change: Callable[[JSON], Any], message: str
 ) -> None:
-    decoded = decode(SCHEMAS["Pod"], pod_with(change), "Pod")
+    decoded = decode(PodSchema(), pod_with(change), "Pod")
     assert decoded.unknown == [message]
     assert decoded.obj == without_nulls(RICH_POD)
 
@@ -263,7 +266,7 @@ def test_unknown_fields_are_reported_with_upstream_paths_and_pruned(
 def test_unknown_fields_are_listed_in_document_order() -> None:
     pod = {"zzz": 1, "metadata": {"name": "a", "bad": 1}, "spec": {"containers": [{"name": "a", "x": 1},
         {"y": 2}]}}
-    assert decode(SCHEMAS["Pod"], pod, "Pod").unknown == [
+    assert decode(PodSchema(), pod, "Pod").unknown == [
         'unknown field "zzz"',
         'unknown field "metadata.bad"',
         'unknown field "spec.containers[0].x"',
@@ -272,7 +275,7 @@ def test_unknown_fields_are_listed_in_document_order() -> None:
 
 
 def test_unknown_fields_with_null_values_are_still_reported() -> None:
-    assert decode(SCHEMAS["Pod"], {"spec": {"foo": None}}, "Pod").unknown == ['unknown field "spec.foo"']
+    assert decode(PodSchema(), {"spec": {"foo": None}}, "Pod").unknown == ['unknown field "spec.foo"']
 
 
 def test_free_form_maps_and_objects_never_have_unknown_fields() -> None:
@@ -284,7 +287,7 @@ def test_free_form_maps_and_objects_never_have_unknown_fields() -> None:
         pod["spec"]["volumes"][10]["gcePersistentDisk"]["notAField"] = True
 
     pod = pod_with(change)
-    assert decode(SCHEMAS["Pod"], pod, "Pod") == Decoded(without_nulls(pod), [])
+    assert decode(PodSchema(), pod, "Pod") == Decoded(without_nulls(pod), [])
 
 
 @pytest.mark.parametrize(
@@ -366,7 +369,7 @@ def test_a_body_without_readable_type_meta_is_unrecognized(body: Any, detail: st
 
 
 def test_a_null_body_decodes_as_an_empty_object() -> None:
-    assert decode(SCHEMAS["Pod"], None, "Pod") == Decoded({}, [])
+    assert decode(PodSchema(), None, "Pod") == Decoded({}, [])
 
 
 def test_null_fields_are_absent() -> None:
@@ -374,7 +377,7 @@ def test_null_fields_are_absent() -> None:
            "spec": {"containers": [{"name": "a", "image": "b", "ports": None, "resources": None}],
                     "nodeName": None, "priority": None, "securityContext": None},
            "status": None}
-    assert decode(SCHEMAS["Pod"], pod, "Pod").obj == {
+    assert decode(PodSchema(), pod, "Pod").obj == {
         "metadata": {"name": "a"}, "spec": {"containers": [{"name": "a", "image": "b"}]},
     }
 
@@ -383,7 +386,7 @@ def test_nulls_inside_lists_and_maps_become_go_zero_values() -> None:
     pod = {"metadata": {"labels": {"a": None}, "finalizers": ["x", None]},
            "spec": {"containers": [None, {"name": "a", "resources": {"limits": {"cpu": None}}}],
                     "securityContext": {"supplementalGroups": [None, 5]}}}
-    assert decode(SCHEMAS["Pod"], pod, "Pod").obj == {
+    assert decode(PodSchema(), pod, "Pod").obj == {
         "metadata": {"labels": {"a": ""}, "finalizers": ["x", ""]},
         "spec": {"containers": [{}, {"name": "a", "resources": {"limits": {"cpu": "0"}}}],
                  "securityContext": {"supplementalGroups": [0, 5]}},
@@ -396,7 +399,7 @@ def test_nulls_inside_lists_and_maps_become_go_zero_values() -> None:
 )
 def test_quantities_are_stored_as_strings(sent: Any, stored: str) -> None:
     pod = {"spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": sent}}}]}}
-    obj = decode(SCHEMAS["Pod"], pod, "Pod").obj
+    obj = decode(PodSchema(), pod, "Pod").obj
     assert obj["spec"]["containers"][0]["resources"]["requests"]["cpu"] == stored
 
 
@@ -410,7 +413,7 @@ def test_quantities_are_stored_as_strings(sent: Any, stored: str) -> None:
     ],
 )
 def test_times_are_stored_as_upstream_writes_them(sent: str, stored: str) -> None:
-    obj = decode(SCHEMAS["Pod"], {"metadata": {"creationTimestamp": sent}}, "Pod").obj
+    obj = decode(PodSchema(), {"metadata": {"creationTimestamp": sent}}, "Pod").obj
     assert obj["metadata"]["creationTimestamp"] == stored
 
 
@@ -419,7 +422,7 @@ def test_event_micro_times_keep_microseconds() -> None:
              "involvedObject": {"kind": "Pod", "name": "web"}, "source": {"component": "kubelet"},
              "eventTime": "2024-05-01T12:00:00.5+02:00",
              "series": {"count": 3, "lastObservedTime": "2024-05-01T10:00:01.000001Z"}}
-    decoded = decode(SCHEMAS["Event"], event, "Event")
+    decoded = decode(EventSchema(), event, "Event")
     assert decoded.unknown == []
     assert decoded.obj["eventTime"] == "2024-05-01T10:00:00.500000Z"
     assert decoded.obj["series"]["lastObservedTime"] == "2024-05-01T10:00:01.000001Z"
@@ -427,7 +430,7 @@ def test_event_micro_times_keep_microseconds() -> None:
 
 def test_other_kinds_report_errors_under_their_own_kind() -> None:
     with pytest.raises(BadRequest) as caught:
-        decode(SCHEMAS["Namespace"], {"spec": "x"}, "Namespace")
+        decode(NamespaceSchema(), {"spec": "x"}, "Namespace")
     assert caught.value.message == (
         'Namespace in version "v1" cannot be handled as a Namespace: '
         + unmarshal("string", "Namespace.spec", "v1.NamespaceSpec")
@@ -438,7 +441,7 @@ def test_delete_options_decode_with_preconditions() -> None:
     body = {"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0,
             "preconditions": {"uid": "u", "resourceVersion": "5"}, "propagationPolicy": "Background",
             "dryRun": ["All"], "bogus": 1}
-    decoded = decode(SCHEMAS["DeleteOptions"], body, "DeleteOptions")
+    decoded = decode(DeleteOptionsSchema(), body, "DeleteOptions")
     assert decoded.unknown == ['unknown field "bogus"']
     assert decoded.obj == {key: value for key, value in body.items() if key != "bogus"}
 

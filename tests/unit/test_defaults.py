@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from fakeapi.kinds.pod.defaults import default_namespace, default_pod, image_pull_policy
+from fakeapi.kinds.namespace.defaults import default_namespace
+from fakeapi.kinds.pod.defaults import default_pod, image_pull_policy
 from fakeapi.kinds.pod.qos import GUARANTEED, qos_class
 from fakeapi.machinery.types import JSON
 

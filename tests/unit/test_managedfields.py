@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from fakeapi.kinds.schemas import SCHEMAS
+from fakeapi.kinds.pod.schema.pod import PodSchema
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.managedfields.fieldpath import (
     LEAF,
@@ -35,7 +35,7 @@ from fakeapi.machinery.managedfields.manager import (
 )
 from fakeapi.registry.options import WriteOptions, manager_from_user_agent
 
-TREE = FieldManager(SCHEMAS["Pod"], Clock()).tree
+TREE = FieldManager(PodSchema(), Clock()).tree
 CONTAINER = 'k:{"name":"web"}'
 
 
@@ -52,7 +52,7 @@ def fields(wire: dict[str, Any]) -> dict[str, Any]:
 def manager(subresource: str = "") -> FieldManager:
     clock = Clock()
     clock.freeze()
-    return FieldManager(SCHEMAS["Pod"], clock, subresource)
+    return FieldManager(PodSchema(), clock, subresource)
 
 
 # ---- field sets

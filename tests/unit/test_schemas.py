@@ -10,26 +10,26 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, ValidationError, fields
 
+from fakeapi.cluster import KINDS
+from fakeapi.kinds.event.schema import EventSchema
+from fakeapi.kinds.namespace.schema import NamespaceSchema
+from fakeapi.kinds.pod.schema.binding import BindingSchema
 from fakeapi.kinds.pod.schema.container import ContainerSchema, EphemeralContainerSchema
-from fakeapi.kinds.pod.schema.pod import PodSpecSchema
+from fakeapi.kinds.pod.schema.pod import PodSchema, PodSpecSchema
 from fakeapi.kinds.pod.schema.status import PodStatusSchema
-from fakeapi.kinds.schemas import (
-    SCHEMAS,
-    BindingSchema,
-    DeleteOptionsSchema,
-    EventSchema,
-    NamespaceSchema,
-    PodSchema,
-    StatusSchema,
-    patch_tree,
-)
 from fakeapi.machinery.schemas.base import K8sSchema
-from fakeapi.machinery.schemas.meta import ObjectMetaSchema
+from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, ObjectMetaSchema, StatusSchema
+from fakeapi.machinery.schemas.patchtree import patch_tree
+
+TOP_LEVEL: dict[str, type[Schema]] = {
+    "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Binding": BindingSchema,
+    "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema,
+}
 
 
 def reachable_schemas() -> Iterator[type[Schema]]:
     seen: set[type[Schema]] = set()
-    pending: list[type[Schema]] = [type(schema) for schema in SCHEMAS.values()]
+    pending: list[type[Schema]] = [*TOP_LEVEL.values()]
     while pending:
         schema_class = pending.pop()
         if schema_class in seen:
@@ -42,10 +42,9 @@ def reachable_schemas() -> Iterator[type[Schema]]:
                 pending.append(type(target.schema))
 
 
-def test_schemas_has_one_instance_per_kind() -> None:
-    expected = {"Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema,
-                "Binding": BindingSchema, "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema}
-    assert {kind: type(schema) for kind, schema in SCHEMAS.items()} == expected
+def test_each_stored_kind_brings_its_schema() -> None:
+    assert {kind.info.kind: type(kind.schema) for kind in KINDS} == {
+        "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema}
 
 
 @pytest.mark.parametrize(
@@ -149,7 +148,7 @@ def test_patch_tree_nests_object_fields_and_skips_scalars_and_free_maps() -> Non
 
 
 def test_patch_tree_is_cached_per_schema_class() -> None:
-    assert patch_tree(PodSchema) is patch_tree(SCHEMAS["Pod"])
+    assert patch_tree(PodSchema) is patch_tree(PodSchema())
     assert patch_tree(NamespaceSchema)["status"]["conditions"]["$mergeKey"] == "type"
 
 
@@ -201,8 +200,8 @@ def test_custom_fields_reject_what_upstream_rejects(pod: dict[str, Any]) -> None
 @pytest.fixture(scope="module")
 def openapi() -> dict[str, Any]:
     spec = APISpec(title="fakeapi", version="v1.32", openapi_version="3.0.2", plugins=[MarshmallowPlugin()])
-    for kind, schema in SCHEMAS.items():
-        spec.components.schema(kind, schema=type(schema))
+    for kind, schema in TOP_LEVEL.items():
+        spec.components.schema(kind, schema=schema)
     components: dict[str, Any] = spec.to_dict()["components"]["schemas"]
     return components
 

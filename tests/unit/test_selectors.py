@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import pytest
 
+from fakeapi.kinds.event.fields import EVENT_FIELD_LABELS, event_fields
+from fakeapi.kinds.namespace.fields import NAMESPACE_FIELD_LABELS, namespace_fields
+from fakeapi.kinds.pod.fields import POD_FIELD_LABELS, pod_fields
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.labels import go_quote
-from fakeapi.machinery.selectors import parse_field_selector, parse_label_selector, selectable_fields
+from fakeapi.machinery.selectors import FieldLabels, parse_field_selector, parse_label_selector
 from fakeapi.machinery.types import JSON
 
 QUALIFIED_NAME = (
@@ -231,7 +234,7 @@ def test_label_selector_treats_missing_labels_as_empty() -> None:
 def test_field_selector_parses_terms_in_sorted_order(
     text: str, requirements: list[tuple[str, str, str]]
 ) -> None:
-    selector = parse_field_selector(text, "Pod")
+    selector = parse_field_selector(text, POD_FIELD_LABELS)
     assert selector.requirements() == requirements
     assert selector.empty() is (not requirements)
 
@@ -247,11 +250,11 @@ def test_field_selector_parses_terms_in_sorted_order(
     ],
 )
 def test_field_selector_unescapes_backslash_sequences(text: str, value: str) -> None:
-    assert parse_field_selector(text, "Pod").requirements() == [("metadata.name", "=", value)]
+    assert parse_field_selector(text, POD_FIELD_LABELS).requirements() == [("metadata.name", "=", value)]
 
 
 def test_field_selector_escaped_comma_does_not_split_terms() -> None:
-    selector = parse_field_selector(r"status.phase=Running,metadata.name=x\,y", "Pod")
+    selector = parse_field_selector(r"status.phase=Running,metadata.name=x\,y", POD_FIELD_LABELS)
     assert selector.requirements() == [("metadata.name", "=", "x,y"), ("status.phase", "=", "Running")]
     assert selector.matches({"metadata.name": "x,y", "status.phase": "Running"})
 
@@ -275,7 +278,7 @@ def test_field_selector_escaped_comma_does_not_split_terms() -> None:
     ],
 )
 def test_field_selector_errors_carry_upstream_messages(text: str, message: str) -> None:
-    assert bad_request(parse_field_selector, text, "Pod") == message
+    assert bad_request(parse_field_selector, text, POD_FIELD_LABELS) == message
 
 
 POD_LABELS = [
@@ -290,6 +293,8 @@ EVENT_LABELS = [
     "reportingComponent", "source", "type", "metadata.namespace", "metadata.name",
 ]
 
+LABELS = {"Pod": POD_FIELD_LABELS, "Namespace": NAMESPACE_FIELD_LABELS, "Event": EVENT_FIELD_LABELS}
+
 
 @pytest.mark.parametrize(
     ("kind", "label"),
@@ -298,7 +303,7 @@ EVENT_LABELS = [
     + [("Event", label) for label in EVENT_LABELS],
 )
 def test_field_selector_accepts_each_kinds_supported_labels(kind: str, label: str) -> None:
-    assert parse_field_selector(f"{label}=x", kind).requirements() == [(label, "=", "x")]
+    assert parse_field_selector(f"{label}=x", LABELS[kind]).requirements() == [(label, "=", "x")]
 
 
 @pytest.mark.parametrize(
@@ -311,27 +316,27 @@ def test_field_selector_accepts_each_kinds_supported_labels(kind: str, label: st
     ],
 )
 def test_field_selector_rejects_unsupported_labels(kind: str, label: str) -> None:
-    assert bad_request(parse_field_selector, f"{label}=x", kind) == f"field label not supported: {label}"
+    assert bad_request(parse_field_selector, f"{label}=x", LABELS[kind]) == f"field label not supported: {label}"
 
 
 def test_field_selector_renames_legacy_spec_host_for_pods() -> None:
-    selector = parse_field_selector("spec.host=n1", "Pod")
+    selector = parse_field_selector("spec.host=n1", POD_FIELD_LABELS)
     assert selector.requirements() == [("spec.nodeName", "=", "n1")]
     assert selector.matches_object({"spec": {"nodeName": "n1"}})
-    message = bad_request(parse_field_selector, "spec.host=n1", "Namespace")
+    message = bad_request(parse_field_selector, "spec.host=n1", NAMESPACE_FIELD_LABELS)
     assert message == "field label not supported: spec.host"
 
 
 def test_field_selector_for_other_kinds_allows_only_object_meta() -> None:
-    selector = parse_field_selector("metadata.namespace=a", "Node")
+    selector = parse_field_selector("metadata.namespace=a", FieldLabels())
     assert selector.requirements() == [("metadata.namespace", "=", "a")]
-    assert bad_request(parse_field_selector, "spec.x=1", "Node") == (
+    assert bad_request(parse_field_selector, "spec.x=1", FieldLabels()) == (
         '"spec.x" is not a known field selector: only "metadata.name", "metadata.namespace"'
     )
 
 
 def test_field_selector_requires_exact_match_only_for_equal_terms() -> None:
-    selector = parse_field_selector("metadata.name=web,status.phase!=Failed", "Pod")
+    selector = parse_field_selector("metadata.name=web,status.phase!=Failed", POD_FIELD_LABELS)
     assert selector.requires_exact_match("metadata.name") == "web"
     assert selector.requires_exact_match("status.phase") is None
     assert selector.requires_exact_match("spec.nodeName") is None
@@ -352,7 +357,7 @@ POD: JSON = {
 
 
 def test_pod_selectable_fields_match_upstream_set() -> None:
-    assert selectable_fields("Pod", POD) == {
+    assert pod_fields(POD) == {
         "metadata.name": "web-1", "metadata.namespace": "default", "spec.nodeName": "node-1",
         "spec.restartPolicy": "Always", "spec.schedulerName": "default-scheduler",
         "spec.serviceAccountName": "default", "spec.hostNetwork": "true", "status.phase": "Running",
@@ -361,20 +366,20 @@ def test_pod_selectable_fields_match_upstream_set() -> None:
 
 
 def test_pod_selectable_fields_default_to_empty_and_host_network_false() -> None:
-    fields = selectable_fields("Pod", {"metadata": {"name": "p"}})
+    fields = pod_fields({"metadata": {"name": "p"}})
     assert fields["spec.hostNetwork"] == "false"
     assert fields["status.phase"] == "" and fields["spec.nodeName"] == "" and fields["status.podIP"] == ""
 
 
 def test_pod_ip_comes_from_pod_ips_then_pod_ip() -> None:
-    assert selectable_fields("Pod", {"status": {"podIP": "1.2.3.4"}})["status.podIP"] == "1.2.3.4"
-    assert selectable_fields("Pod", {"status": {"podIP": "1.2.3.4", "podIPs": [{"ip": "5.6.7.8"}]}})[
+    assert pod_fields({"status": {"podIP": "1.2.3.4"}})["status.podIP"] == "1.2.3.4"
+    assert pod_fields({"status": {"podIP": "1.2.3.4", "podIPs": [{"ip": "5.6.7.8"}]}})[
         "status.podIP"] == "5.6.7.8"
 
 
 def test_namespace_and_event_selectable_fields() -> None:
     namespace = {"metadata": {"name": "team-a"}, "status": {"phase": "Active"}}
-    assert selectable_fields("Namespace", namespace) == {"metadata.name": "team-a", "status.phase": "Active"}
+    assert namespace_fields(namespace) == {"metadata.name": "team-a", "status.phase": "Active"}
     event = {
         "metadata": {"name": "web-1.17f", "namespace": "default"},
         "involvedObject": {"kind": "Pod", "namespace": "default", "name": "web-1", "uid": "u-1",
@@ -382,7 +387,7 @@ def test_namespace_and_event_selectable_fields() -> None:
         "reason": "Scheduled", "type": "Normal", "source": {"component": "default-scheduler"},
         "reportingComponent": "kubelet",
     }
-    assert selectable_fields("Event", event) == {
+    assert event_fields(event) == {
         "involvedObject.kind": "Pod", "involvedObject.namespace": "default",
         "involvedObject.name": "web-1", "involvedObject.uid": "u-1", "involvedObject.apiVersion": "v1",
         "involvedObject.resourceVersion": "42", "involvedObject.fieldPath": "spec.containers{web}",
@@ -392,8 +397,8 @@ def test_namespace_and_event_selectable_fields() -> None:
 
 
 def test_event_source_falls_back_to_reporting_component() -> None:
-    assert selectable_fields("Event", {"reportingComponent": "kubelet"})["source"] == "kubelet"
-    assert selectable_fields("Event", {"source": {}})["source"] == ""
+    assert event_fields({"reportingComponent": "kubelet"})["source"] == "kubelet"
+    assert event_fields({"source": {}})["source"] == ""
 
 
 @pytest.mark.parametrize(
@@ -415,21 +420,21 @@ def test_event_source_falls_back_to_reporting_component() -> None:
     ],
 )
 def test_field_selector_matches_pod_fields(text: str, expected: bool) -> None:
-    selector = parse_field_selector(text, "Pod")
-    assert selector.matches(selectable_fields("Pod", POD)) is expected
+    selector = parse_field_selector(text, POD_FIELD_LABELS)
+    assert selector.matches(pod_fields(POD)) is expected
     assert selector.matches_object(POD) is expected
 
 
 def test_field_selector_for_an_unset_field_matches_empty_value() -> None:
     pending = {"metadata": {"name": "p"}, "spec": {}}
-    assert parse_field_selector("spec.nodeName=", "Pod").matches_object(pending)
-    assert parse_field_selector("spec.nodeName!=node-1", "Pod").matches_object(pending)
-    assert parse_field_selector("spec.nodeName=", "Pod").matches({})
+    assert parse_field_selector("spec.nodeName=", POD_FIELD_LABELS).matches_object(pending)
+    assert parse_field_selector("spec.nodeName!=node-1", POD_FIELD_LABELS).matches_object(pending)
+    assert parse_field_selector("spec.nodeName=", POD_FIELD_LABELS).matches({})
 
 
 def test_describe_event_selector_matches_only_the_pods_events() -> None:
     selector = parse_field_selector(
-        "involvedObject.name=web-1,involvedObject.namespace=default,involvedObject.uid=u-1", "Event")
+        "involvedObject.name=web-1,involvedObject.namespace=default,involvedObject.uid=u-1", EVENT_FIELD_LABELS)
     mine = {"involvedObject": {"name": "web-1", "namespace": "default", "uid": "u-1"}}
     other = {"involvedObject": {"name": "web-1", "namespace": "default", "uid": "u-0"}}
     assert selector.matches_object(mine)

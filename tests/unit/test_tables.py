@@ -6,18 +6,21 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from fakeapi.http.tableaccept import parse_table_accept, table_group_version
+from fakeapi.kinds.event.table import EVENT_PRINTER
+from fakeapi.kinds.namespace.table import NAMESPACE_PRINTER
+from fakeapi.kinds.pod.table import POD_PRINTER
 from fakeapi.machinery.errors import BadRequest
-from fakeapi.machinery.tables.table import (
-    column_definitions,
-    human_duration,
-    parse_table_accept,
-    table_group_version,
-    table_row,
-    to_table,
-)
+from fakeapi.machinery.tables.columns import DEFAULT_PRINTER, Printer
+from fakeapi.machinery.tables.table import table_row, to_table
+from fakeapi.machinery.tables.timefmt import human_duration
 from fakeapi.machinery.types import JSON
 
 NOW = datetime(2026, 12, 2, 10, 27, 47, tzinfo=UTC)
+
+
+def columns(printer: Printer) -> list[JSON]:
+    return [column.definition() for column in printer.columns]
 DAY = 86400
 
 
@@ -52,7 +55,7 @@ def _shape(columns: list[JSON]) -> list[tuple[str, str, str, int]]:
 
 
 def test_pod_columns_are_upstreams_nine_with_wide_ones_at_priority_1() -> None:
-    assert _shape(column_definitions("Pod")) == [
+    assert _shape(columns(POD_PRINTER)) == [
         ("Name", "string", "name", 0), ("Ready", "string", "", 0), ("Status", "string", "", 0),
         ("Restarts", "string", "", 0), ("Age", "string", "", 0), ("IP", "string", "", 1),
         ("Node", "string", "", 1), ("Nominated Node", "string", "", 1), ("Readiness Gates", "string", "", 1),
@@ -60,7 +63,7 @@ def test_pod_columns_are_upstreams_nine_with_wide_ones_at_priority_1() -> None:
 
 
 def test_column_descriptions_are_upstreams_full_swagger_docs() -> None:
-    pod = {c["name"]: c["description"] for c in column_definitions("Pod")}
+    pod = {c["name"]: c["description"] for c in columns(POD_PRINTER)}
     assert pod["Restarts"] == ("The number of times the containers in this pod have been restarted and when "
                                "the last container in this pod has restarted.")
     assert pod["Name"].startswith("Name must be unique within a namespace. Is required when creating")
@@ -69,13 +72,13 @@ def test_column_descriptions_are_upstreams_full_swagger_docs() -> None:
     assert pod["Node"].startswith("NodeName indicates in which node this pod is scheduled. If empty,")
     assert pod["IP"] == ("podIP address allocated to the pod. Routable at least within the cluster. "
                          "Empty if not yet allocated.")
-    events = {c["name"]: c["description"] for c in column_definitions("Event")}
+    events = {c["name"]: c["description"] for c in columns(EVENT_PRINTER)}
     assert events["Object"] == "The object that this event is about."
     assert events["Count"] == "The number of times this event has occurred."
 
 
 def test_event_columns_and_priorities() -> None:
-    assert _shape(column_definitions("Event")) == [
+    assert _shape(columns(EVENT_PRINTER)) == [
         ("Last Seen", "string", "", 0), ("Type", "string", "", 0), ("Reason", "string", "", 0),
         ("Object", "string", "", 0), ("Subobject", "string", "", 1), ("Source", "string", "", 1),
         ("Message", "string", "", 0), ("First Seen", "string", "", 1), ("Count", "string", "", 1),
@@ -84,25 +87,25 @@ def test_event_columns_and_priorities() -> None:
 
 
 def test_namespace_columns() -> None:
-    columns = column_definitions("Namespace")
-    assert _shape(columns) == [
+    namespace_columns = columns(NAMESPACE_PRINTER)
+    assert _shape(namespace_columns) == [
         ("Name", "string", "name", 0), ("Status", "string", "", 0), ("Age", "string", "", 0),
     ]
-    assert columns[1]["description"] == "The status of the namespace"
+    assert namespace_columns[1]["description"] == "The status of the namespace"
 
 
 def test_other_kinds_get_the_default_name_and_created_at_columns() -> None:
-    columns = column_definitions("Binding")
-    assert _shape(columns) == [("Name", "string", "name", 0), ("Created At", "date", "", 0)]
+    default_columns = columns(DEFAULT_PRINTER)
+    assert _shape(default_columns) == [("Name", "string", "name", 0), ("Created At", "date", "", 0)]
     binding: JSON = {"metadata": {"name": "b", "creationTimestamp": "2026-12-02T10:00:00Z"}}
-    assert table_row("Binding", binding, NOW, "None") == {"cells": ["b", "2026-12-02T10:00:00Z"]}
-    unset = table_row("Binding", {"metadata": {"name": "b"}}, NOW, "None")
+    assert table_row(DEFAULT_PRINTER, binding, NOW, "None") == {"cells": ["b", "2026-12-02T10:00:00Z"]}
+    unset = table_row(DEFAULT_PRINTER, {"metadata": {"name": "b"}}, NOW, "None")
     assert unset["cells"][1] == "0001-01-01T00:00:00Z"
 
 
-def test_column_definitions_are_fresh_each_call() -> None:
-    column_definitions("Pod")[0]["name"] = "changed"
-    assert column_definitions("Pod")[0]["name"] == "Name"
+def test_column_definitions_are_fresh_each_table() -> None:
+    to_table(POD_PRINTER, [], NOW, "None", "1")["columnDefinitions"][0]["name"] = "changed"
+    assert to_table(POD_PRINTER, [], NOW, "None", "1")["columnDefinitions"][0]["name"] == "Name"
 
 
 # --- rows and includeObject -------------------------------------------------------------------------
@@ -120,17 +123,17 @@ WEB_1: JSON = {
 
 @pytest.mark.parametrize("include", ["Metadata", ""])
 def test_metadata_rows_carry_partial_object_metadata(include: str) -> None:
-    row = table_row("Pod", WEB_1, NOW, include)
+    row = table_row(POD_PRINTER, WEB_1, NOW, include)
     assert row["object"] == {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
                              "metadata": WEB_1["metadata"]}
 
 
 def test_object_rows_carry_the_whole_object() -> None:
-    assert table_row("Pod", WEB_1, NOW, "Object")["object"] == WEB_1
+    assert table_row(POD_PRINTER, WEB_1, NOW, "Object")["object"] == WEB_1
 
 
 def test_none_rows_have_no_object() -> None:
-    assert table_row("Pod", WEB_1, NOW, "None") == {
+    assert table_row(POD_PRINTER, WEB_1, NOW, "None") == {
         "cells": ["web-1", "1/1", "Running", "0", "2s", "10.244.0.10", "fake-node-1", "<none>", "<none>"],
     }
 
@@ -139,9 +142,9 @@ def test_none_rows_have_no_object() -> None:
 def test_unknown_include_object_is_a_bad_request(bad: str) -> None:
     quoted = '"x\\"y"' if bad == 'x"y' else f'"{bad}"'
     with pytest.raises(BadRequest) as from_row:
-        table_row("Pod", WEB_1, NOW, bad)
+        table_row(POD_PRINTER, WEB_1, NOW, bad)
     with pytest.raises(BadRequest) as from_table:
-        to_table("Pod", [], NOW, bad, "1")
+        to_table(POD_PRINTER, [], NOW, bad, "1")
     for caught in (from_row, from_table):
         assert caught.value.to_status()["message"] == f"unrecognized includeObject value: {quoted}"
         assert caught.value.code == 400
@@ -149,10 +152,10 @@ def test_unknown_include_object_is_a_bad_request(bad: str) -> None:
 
 # --- whole tables -----------------------------------------------------------------------------------
 def test_pod_list_table_matches_the_example_kubectl_accepted() -> None:
-    table = to_table("Pod", [WEB_1], NOW, "Metadata", "107")
+    table = to_table(POD_PRINTER, [WEB_1], NOW, "Metadata", "107")
     assert table == {
         "kind": "Table", "apiVersion": "meta.k8s.io/v1", "metadata": {"resourceVersion": "107"},
-        "columnDefinitions": column_definitions("Pod"),
+        "columnDefinitions": columns(POD_PRINTER),
         "rows": [{"cells": ["web-1", "1/1", "Running", "0", "2s", "10.244.0.10", "fake-node-1", "<none>",
                             "<none>"],
                   "object": {"kind": "PartialObjectMetadata", "apiVersion": "meta.k8s.io/v1",
@@ -162,23 +165,23 @@ def test_pod_list_table_matches_the_example_kubectl_accepted() -> None:
 
 
 def test_empty_list_has_empty_rows() -> None:
-    assert to_table("Pod", [], NOW, "Metadata", "5")["rows"] == []
+    assert to_table(POD_PRINTER, [], NOW, "Metadata", "5")["rows"] == []
 
 
 def test_watch_event_tables_after_the_first_send_null_columns() -> None:
-    table = to_table("Pod", [WEB_1], NOW, "Metadata", "109", with_columns=False)
+    table = to_table(POD_PRINTER, [WEB_1], NOW, "Metadata", "109", with_columns=False)
     assert table["columnDefinitions"] is None
     assert len(table["rows"]) == 1
 
 
 def test_continue_token_and_remaining_count_go_into_metadata() -> None:
-    table = to_table("Pod", [WEB_1], NOW, "None", "42", continue_token="abc", remaining=3)
+    table = to_table(POD_PRINTER, [WEB_1], NOW, "None", "42", continue_token="abc", remaining=3)
     assert table["metadata"] == {"resourceVersion": "42", "continue": "abc", "remainingItemCount": 3}
-    assert to_table("Pod", [], NOW, "None", "42", continue_token="")["metadata"] == {"resourceVersion": "42"}
+    assert to_table(POD_PRINTER, [], NOW, "None", "42", continue_token="")["metadata"] == {"resourceVersion": "42"}
 
 
 def test_v1beta1_tables_use_that_version_throughout() -> None:
-    table = to_table("Pod", [WEB_1], NOW, "Metadata", "7", api_version="meta.k8s.io/v1beta1")
+    table = to_table(POD_PRINTER, [WEB_1], NOW, "Metadata", "7", api_version="meta.k8s.io/v1beta1")
     assert table["apiVersion"] == "meta.k8s.io/v1beta1"
     assert table["rows"][0]["object"]["apiVersion"] == "meta.k8s.io/v1beta1"
 
@@ -186,8 +189,8 @@ def test_v1beta1_tables_use_that_version_throughout() -> None:
 def test_namespace_rows() -> None:
     ns: JSON = {"metadata": {"name": "team-a", "creationTimestamp": ago(3 * 3600 + 120)},
                 "status": {"phase": "Terminating"}}
-    assert table_row("Namespace", ns, NOW, "None")["cells"] == ["team-a", "Terminating", "3h2m"]
-    assert table_row("Namespace", {"metadata": {"name": "x"}}, NOW, "None")["cells"] == ["x", "", "<unknown>"]
+    assert table_row(NAMESPACE_PRINTER, ns, NOW, "None")["cells"] == ["team-a", "Terminating", "3h2m"]
+    assert table_row(NAMESPACE_PRINTER, {"metadata": {"name": "x"}}, NOW, "None")["cells"] == ["x", "", "<unknown>"]
 
 
 # --- events -----------------------------------------------------------------------------------------
@@ -217,14 +220,14 @@ def event(**fields: object) -> JSON:
          "series-overrides-count", "no-times"],
 )
 def test_event_times_and_count(fields: JSON, last_seen: str, first_seen: str, count: int) -> None:
-    cells = table_row("Event", event(**fields), NOW, "None")["cells"]
+    cells = table_row(EVENT_PRINTER, event(**fields), NOW, "None")["cells"]
     assert (cells[0], cells[7], cells[8]) == (last_seen, first_seen, count)
 
 
 def test_event_row_in_full() -> None:
     ev = event(firstTimestamp=ago(2), lastTimestamp=ago(2), count=1,
                source={"component": "default-scheduler"})
-    assert table_row("Event", ev, NOW, "None")["cells"] == [
+    assert table_row(EVENT_PRINTER, ev, NOW, "None")["cells"] == [
         "2s", "Normal", "Scheduled", "pod/web-1", "", "default-scheduler",
         "Successfully assigned default/web-1 to fake-node-1", "2s", 1, "web-1.6adaac3f2aff4a3f",
     ]
@@ -243,16 +246,16 @@ def test_event_row_in_full() -> None:
     ids=["component-and-host", "component", "reporting-fallbacks", "mixed", "host-only", "none"],
 )
 def test_event_source(fields: JSON, source: str) -> None:
-    assert table_row("Event", event(**fields), NOW, "None")["cells"][5] == source
+    assert table_row(EVENT_PRINTER, event(**fields), NOW, "None")["cells"][5] == source
 
 
 def test_event_object_subobject_and_message() -> None:
     ev = event(involvedObject={"kind": "ReplicaSet", "name": "web-5d8f", "fieldPath": "spec.containers{web}"},
                message="  back-off restarting failed container \n")
-    cells = table_row("Event", ev, NOW, "None")["cells"]
+    cells = table_row(EVENT_PRINTER, ev, NOW, "None")["cells"]
     assert (cells[3], cells[4], cells[6]) == ("replicaset/web-5d8f", "spec.containers{web}",
                                               "back-off restarting failed container")
-    assert table_row("Event", event(involvedObject={"kind": "Node"}), NOW, "None")["cells"][3] == "node"
+    assert table_row(EVENT_PRINTER, event(involvedObject={"kind": "Node"}), NOW, "None")["cells"][3] == "node"
 
 
 # --- Accept negotiation -----------------------------------------------------------------------------

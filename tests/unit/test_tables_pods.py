@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from fakeapi.kinds.pod.table import POD_PRINTER
 from fakeapi.machinery.tables.table import table_row
 from fakeapi.machinery.types import JSON
 
@@ -202,12 +203,12 @@ CASES = [
                          [pytest.param(*case[1:], id=case[0]) for case in CASES])
 def test_pod_ready_status_and_restarts_follow_upstream_printer(obj: JSON, ready: str, status: str,
                                                                 restarts: str) -> None:
-    cells = table_row("Pod", obj, NOW, "None")["cells"]
+    cells = table_row(POD_PRINTER, obj, NOW, "None")["cells"]
     assert cells[1:4] == [ready, status, restarts]
 
 
 def test_crashloop_example_row_in_full() -> None:
-    row = table_row("Pod", CRASHLOOP, NOW, "None")
+    row = table_row(POD_PRINTER, CRASHLOOP, NOW, "None")
     assert row == {"cells": ["job-1", "0/1", "CrashLoopBackOff", "3 (2m15s ago)", "2m15s",
                              "<none>", "<none>", "<none>", "<none>"]}
 
@@ -233,7 +234,7 @@ def test_crashloop_example_row_in_full() -> None:
 )
 def test_wide_cells(status: JSON, spec: JSON, wide: list[str]) -> None:
     obj: JSON = {"metadata": {"name": "p"}, "spec": {"containers": [{"name": "c"}], **spec}, "status": status}
-    assert table_row("Pod", obj, NOW, "None")["cells"][5:] == wide
+    assert table_row(POD_PRINTER, obj, NOW, "None")["cells"][5:] == wide
 
 
 @pytest.mark.parametrize(
@@ -247,7 +248,7 @@ def test_age_cell(created: str | None, expected: str) -> None:
     meta: JSON = {"name": "p"}
     if created is not None:
         meta["creationTimestamp"] = created
-    assert table_row("Pod", {"metadata": meta}, NOW, "None")["cells"][4] == expected
+    assert table_row(POD_PRINTER, {"metadata": meta}, NOW, "None")["cells"][4] == expected
 
 
 @pytest.mark.parametrize(
@@ -260,17 +261,17 @@ def test_age_cell(created: str | None, expected: str) -> None:
     ],
 )
 def test_finished_pods_carry_row_conditions(phase: str, conditions: list[JSON]) -> None:
-    row = table_row("Pod", pod(phase), NOW, "None")
+    row = table_row(POD_PRINTER, pod(phase), NOW, "None")
     assert row["conditions"] == conditions
     row["conditions"][0]["status"] = "mutated"
-    assert table_row("Pod", pod(phase), NOW, "None")["conditions"] == conditions
+    assert table_row(POD_PRINTER, pod(phase), NOW, "None")["conditions"] == conditions
 
 
 @pytest.mark.parametrize("phase", ["Pending", "Running", "Unknown"])
 def test_unfinished_pods_have_no_row_conditions(phase: str) -> None:
-    assert "conditions" not in table_row("Pod", pod(phase), NOW, "None")
+    assert "conditions" not in table_row(POD_PRINTER, pod(phase), NOW, "None")
 
 
 def test_naive_now_is_taken_as_utc() -> None:
     naive = NOW.replace(tzinfo=None)
-    assert table_row("Pod", pod(), naive, "None")["cells"][4] == "3m20s"
+    assert table_row(POD_PRINTER, pod(), naive, "None")["cells"][4] == "3m20s"

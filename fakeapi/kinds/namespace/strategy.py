@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from fakeapi.kinds.namespace.defaults import default_namespace
 from fakeapi.kinds.namespace.validation import validate_namespace, validate_namespace_update
-from fakeapi.kinds.pod.defaults import default_namespace
 from fakeapi.kinds.strategy import Strategy
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON

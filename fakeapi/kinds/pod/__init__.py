@@ -1,1 +1,27 @@
 """core/v1 Pod: schema, defaults, QoS class, strategies (pod, status, resize), validation and Table columns."""
+
+from __future__ import annotations
+
+from fakeapi.kinds.kind import STATUS_VERBS, Kind, ResourceInfo, SubresourceInfo
+from fakeapi.kinds.pod.fields import POD_FIELD_LABELS
+from fakeapi.kinds.pod.schema.pod import PodListSchema, PodSchema
+from fakeapi.kinds.pod.strategy import PodResizeStrategy, PodStatusStrategy, PodStrategy
+from fakeapi.kinds.pod.table import POD_PRINTER
+
+POD = Kind(
+    ResourceInfo(
+        "pods", "Pod", namespaced=True, singular="pod", short_names=("po",), categories=("all",),
+        subresources=(
+            SubresourceInfo("binding", "Binding", ("create",)),
+            SubresourceInfo("log", "Pod", ("get",)),
+            SubresourceInfo("resize", "Pod", STATUS_VERBS),
+            SubresourceInfo("status", "Pod", STATUS_VERBS),
+        ),
+    ),
+    PodSchema(),
+    PodListSchema,
+    PodStrategy(),
+    {"status": PodStatusStrategy(), "resize": PodResizeStrategy()},
+    POD_PRINTER,
+    POD_FIELD_LABELS,
+)

@@ -1,4 +1,4 @@
-"""Decode-time defaulting of Pods and Namespaces (upstream pkg/apis/core/v1/defaults.go + conversion).
+"""Decode-time defaulting of Pods (upstream pkg/apis/core/v1/defaults.go + conversion).
 
 Runs on every create and update, before QoS and validation see the object. Mutates the wire dict
 in place and skips whatever is not the expected shape: validation reports that later.
@@ -52,7 +52,6 @@ _PROBE_DEFAULTS = (
     ("failureThreshold", 3),
 )
 _OVERCOMMITTABLE = ("cpu", "memory")  # the pod-level resources whose requests may be below limits
-METADATA_NAME_LABEL = "kubernetes.io/metadata.name"
 
 
 def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
@@ -75,30 +74,6 @@ def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
     if isinstance(status, dict):
         _default_pod_status(status)
 
-
-def default_namespace(namespace: JSON, *, creating: bool = False) -> None:
-    """SetDefaults_Namespace: label `kubernetes.io/metadata.name` = name. With `creating`, also the
-    `kubernetes` finalizer that the namespace strategy adds on create only (a defaulter must not
-    re-add it on update: the namespace controller removes it to finish a deletion)."""
-    metadata = namespace.get("metadata")
-    if isinstance(metadata, dict):
-        name = metadata.get("name")
-        if isinstance(name, str) and name:
-            labels = metadata.get("labels")
-            if labels is None:
-                labels = metadata["labels"] = {}
-            if isinstance(labels, dict):
-                labels[METADATA_NAME_LABEL] = name
-    if creating:
-        spec = namespace.get("spec")
-        if spec is None:
-            spec = namespace["spec"] = {}
-        if isinstance(spec, dict):
-            finalizers = spec.get("finalizers")
-            if not finalizers:
-                spec["finalizers"] = ["kubernetes"]
-            elif isinstance(finalizers, list) and "kubernetes" not in finalizers:
-                finalizers.append("kubernetes")
 
 
 def image_pull_policy(image: Any) -> str:

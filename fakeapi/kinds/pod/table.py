@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from fakeapi.machinery.tables.columns import AGE_COLUMN, NAME_COLUMN, Column, Printer
 from fakeapi.machinery.tables.timefmt import parse_time, since
 from fakeapi.machinery.types import JSON
 
@@ -160,3 +161,44 @@ def _readiness_gates(spec: JSON, conditions: list[JSON]) -> str:
         return NONE
     true_count = sum(1 for gate in gates if _condition_true(conditions, gate.get("conditionType", "")))
     return f"{true_count}/{len(gates)}"
+
+
+_IP = (
+    "podIP address allocated to the pod. Routable at least within the cluster. Empty if not yet allocated."
+)
+_NODE = (
+    "NodeName indicates in which node this pod is scheduled. If empty, this pod is a candidate for "
+    "scheduling by the scheduler defined in schedulerName. Once this field is set, the kubelet for this node "
+    "becomes responsible for the lifecycle of this pod. This field should not be used to express a desire "
+    "for the pod to be scheduled on a specific node. "
+    "https://kubernetes.io/docs/concepts/scheduling-eviction/assign-pod-node/#nodename"
+)
+_NOMINATED = (
+    "nominatedNodeName is set only when this pod preempts other pods on the node, but it cannot be scheduled "
+    "right away as preemption victims receive their graceful termination periods. This field does not "
+    "guarantee that the pod will be scheduled on this node. Scheduler may decide to place the pod elsewhere "
+    "if other nodes become available sooner. Scheduler may also decide to give the resources on this node "
+    "to a higher priority pod that is created after preemption. As a result, this field may be different "
+    "than PodSpec.nodeName when the pod is scheduled."
+)
+_GATES = (
+    "If specified, all readiness gates will be evaluated for pod readiness. A pod is ready when all its "
+    'containers are ready AND all conditions specified in the readiness gates have status equal to "True" '
+    "More info: https://git.k8s.io/enhancements/keps/sig-network/580-pod-readiness-gates"
+)
+
+_COLUMNS = (
+    NAME_COLUMN,
+    Column("Ready", "string", "", 0, "The aggregate readiness state of this pod for accepting traffic."),
+    Column("Status", "string", "", 0, "The aggregate status of the containers in this pod."),
+    Column("Restarts", "string", "", 0,
+        "The number of times the containers in this pod have been restarted and when the last container in "
+        "this pod has restarted."),
+    AGE_COLUMN,
+    Column("IP", "string", "", 1, _IP),
+    Column("Node", "string", "", 1, _NODE),
+    Column("Nominated Node", "string", "", 1, _NOMINATED),
+    Column("Readiness Gates", "string", "", 1, _GATES),
+)
+
+POD_PRINTER = Printer(_COLUMNS, pod_cells, pod_conditions)

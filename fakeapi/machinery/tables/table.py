@@ -8,43 +8,16 @@ caller owns (e.g. copies out of the store) and serialise the Table before they c
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from datetime import datetime
-from typing import Any
 
-from fakeapi.http.tableaccept import parse_table_accept, table_group_version
-from fakeapi.kinds.event.table import event_cells
-from fakeapi.kinds.pod.table import pod_cells, pod_conditions
 from fakeapi.machinery.errors import BadRequest
-from fakeapi.machinery.tables.columns import column_definitions
-from fakeapi.machinery.tables.timefmt import age, aware, human_duration, parse_time
+from fakeapi.machinery.tables.columns import Printer
+from fakeapi.machinery.tables.timefmt import aware
 from fakeapi.machinery.types import JSON
-
-__all__ = [
-    "column_definitions",
-    "human_duration",
-    "parse_table_accept",
-    "table_group_version",
-    "table_row",
-    "to_table",
-]
 
 TABLE_API_VERSION = "meta.k8s.io/v1"
 INCLUDE_OBJECT_VALUES = ("Metadata", "Object", "None")
-
-
-def _namespace_cells(namespace: JSON, now: datetime) -> list[Any]:
-    meta: JSON = namespace.get("metadata") or {}
-    phase = (namespace.get("status") or {}).get("phase") or ""
-    return [meta.get("name", ""), phase, age(meta.get("creationTimestamp"), now)]
-
-
-def _default_cells(obj: JSON, now: datetime) -> list[Any]:
-    """apiserver's default convertor: name and the creation time as RFC 3339 (Go's zero time if unset)."""
-    meta: JSON = obj.get("metadata") or {}
-    created = parse_time(meta.get("creationTimestamp"))
-    stamp = created.strftime("%Y-%m-%dT%H:%M:%SZ") if created is not None else "0001-01-01T00:00:00Z"
-    return [meta.get("name", ""), stamp]
 
 
 def _check_include_object(include_object: str) -> None:
@@ -53,24 +26,16 @@ def _check_include_object(include_object: str) -> None:
         raise BadRequest(f"unrecognized includeObject value: {quoted}")
 
 
-_CELLS: dict[str, Callable[[JSON, datetime], list[Any]]] = {
-    "Pod": pod_cells,
-    "Namespace": _namespace_cells,
-    "Event": event_cells,
-}
-
-
-def table_row(kind: str, obj: JSON, now: datetime, include_object: str,
+def table_row(printer: Printer, obj: JSON, now: datetime, include_object: str,
               *, api_version: str = TABLE_API_VERSION) -> JSON:
     """One `TableRow`; `include_object` is the `includeObject` query value ("" means Metadata).
 
     Raises BadRequest for any other value, with upstream's message.
     """
     _check_include_object(include_object)
-    now = aware(now)
-    row: JSON = {"cells": _CELLS.get(kind, _default_cells)(obj, now)}
-    if kind == "Pod":
-        conditions = pod_conditions(obj)
+    row: JSON = {"cells": printer.cells(obj, aware(now))}
+    if printer.conditions is not None:
+        conditions = printer.conditions(obj)
         if conditions is not None:
             row["conditions"] = conditions
     if include_object == "Object":
@@ -81,7 +46,7 @@ def table_row(kind: str, obj: JSON, now: datetime, include_object: str,
     return row
 
 
-def to_table(kind: str, objs: Iterable[JSON], now: datetime, include_object: str, resource_version: str,
+def to_table(printer: Printer, objs: Iterable[JSON], now: datetime, include_object: str, resource_version: str,
              with_columns: bool = True, continue_token: str | None = None, remaining: int | None = None,
              *, api_version: str = TABLE_API_VERSION) -> JSON:
     """A whole `Table`: a list, a single GET (one row) or one watch event's object.
@@ -99,6 +64,6 @@ def to_table(kind: str, objs: Iterable[JSON], now: datetime, include_object: str
         "kind": "Table",
         "apiVersion": api_version,
         "metadata": metadata,
-        "columnDefinitions": column_definitions(kind) if with_columns else None,
-        "rows": [table_row(kind, obj, now, include_object, api_version=api_version) for obj in objs],
+        "columnDefinitions": [column.definition() for column in printer.columns] if with_columns else None,
+        "rows": [table_row(printer, obj, now, include_object, api_version=api_version) for obj in objs],
     }
