@@ -54,7 +54,7 @@ def _names_file(text: str) -> bool:
 
 def registry_for_kind(api: Api, api_version: str, kind: str) -> Registry:
     for registry in api.resources.values():
-        if registry.info.kind == kind and api_version in ("v1", ""):
+        if registry.info.kind == kind and api_version in (registry.info.api_version, ""):
             return registry
     raise BadRequest(f'no matches for kind "{kind}" in version "{api_version}"')
 

@@ -179,7 +179,7 @@ async def list_or_watch(request: web.Request, registry: Registry, namespace: str
     page = await list_page(hub, registry, namespace, options)
     if table_version is not None:
         return _table_response(request, registry, table_version, page)
-    return json_response(list_body(registry.info.list_kind, page))
+    return json_response(list_body(registry.info.list_kind, registry.info.api_version, page))
 
 
 def _watch_spec(registry: Registry, namespace: str | None, name: str | None,
@@ -275,14 +275,15 @@ def _bytes_filter(matches: Callable[[JSON], bool] | None) -> Callable[[bytes], b
     return lambda data: matches(orjson.loads(data))
 
 
-def list_body(list_kind: str, page: Page) -> bytes:
+def list_body(list_kind: str, api_version: str, page: Page) -> bytes:
     """A `<Kind>List` built around the stored bytes, without decoding them."""
     meta: JSON = {"resourceVersion": str(page.resource_version)}
     if page.continue_token:
         meta["continue"] = page.continue_token
     if page.remaining is not None:
         meta["remainingItemCount"] = page.remaining
-    head = b'{"kind":"' + list_kind.encode() + b'","apiVersion":"v1","metadata":' + orjson.dumps(meta)
+    head = b'{"kind":"' + list_kind.encode() + b'","apiVersion":"' + api_version.encode() + b'","metadata":' \
+        + orjson.dumps(meta)
     return head + b',"items":[' + b",".join(page.items) + b"]}"
 
 
@@ -359,4 +360,4 @@ async def delete_collection(request: web.Request, registry: Registry, namespace:
             registry.delete(meta.get("namespace", ""), meta.get("name", ""), delete_options)
         except NotFound:
             pass  # deleted meanwhile: upstream ignores that too
-    return json_response(list_body(registry.info.list_kind, page))
+    return json_response(list_body(registry.info.list_kind, registry.info.api_version, page))

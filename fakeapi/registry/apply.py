@@ -75,7 +75,7 @@ def server_side_apply(
     # only the resource itself is created by an apply; a subresource of a missing object is NotFound
     exists = bool(manager.subresource) or registry.store.exists(registry.key(namespace, name))
     live: JSON = (registry.get(namespace, name) if exists
-                  else {"apiVersion": "v1", "kind": registry.info.kind, "metadata": {}})
+                  else {"apiVersion": registry.info.api_version, "kind": registry.info.kind, "metadata": {}})
     stored_entries = live["metadata"].get("managedFields")
     managers = decode_managers(stored_entries)
     if managers is None:
@@ -99,7 +99,7 @@ def server_side_apply(
         managers[ident] = Owned(config_set, manager.clock.timestamp())
 
     applying = copy.copy(registry)
-    applying.field_manager = AppliedFields(encode_managers(managers), stored_entries)
+    applying.field_manager = AppliedFields(encode_managers(managers, registry.info.api_version), stored_entries)
     if exists:
         return applying.update(namespace, name, merged, options), False
     return applying.create(namespace, merged, options), True
@@ -154,17 +154,18 @@ def _without_times(entries: Any) -> list[bytes]:
 
 
 def _checked_config(registry: Registry, namespace: str, name: str, body: Any, tree: JSON) -> JSON:
-    kind = registry.info.kind
+    kind, api_version_served = registry.info.kind, registry.info.api_version
+    gvk_prefix = f"{registry.info.group}/{registry.info.version}, Kind="
     if not isinstance(body, dict):
         raise BadRequest("error decoding YAML: error unmarshaling JSON: while decoding JSON: json: cannot "
                          f"unmarshal {json_type_name(body)} into Go value of type map[string]interface {{}}")
     api_version = body.get("apiVersion")
-    if api_version != "v1":
+    if api_version != api_version_served:
         raise BadRequest("Incorrect version specified in apply patch. "
-                         f"Specified patch version: {api_version or ''}, expected: v1")
+                         f"Specified patch version: {api_version or ''}, expected: {api_version_served}")
     sent_kind = body.get("kind")
     if sent_kind != kind:
-        gvk = f"/v1, Kind={sent_kind or ''}"
+        gvk = gvk_prefix + (sent_kind or "")
         raise UnknownError(f"failed to create typed patch object ({namespace}/{name}; {gvk}): "
                            f"no corresponding type for {gvk}")
     meta = body.get("metadata")
@@ -176,13 +177,13 @@ def _checked_config(registry: Registry, namespace: str, name: str, body: Any, tr
     if meta.get("name", "") != name:
         raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
                          f"the name on the URL ({name})")
-    decoded = decode(registry.schema, body, kind)
+    decoded = decode(registry.schema, body, kind, registry.info.version)
     if decoded.unknown:
         path = _first_unknown(body, decoded.obj, tree)
-        raise UnknownError(f"failed to create typed patch object ({namespace}/{name}; /v1, Kind={kind}): "
+        raise UnknownError(f"failed to create typed patch object ({namespace}/{name}; {gvk_prefix}{kind}): "
                            f"{path}: field not declared in schema")
     config: JSON = decoded.obj
-    config["apiVersion"] = "v1"
+    config["apiVersion"] = api_version_served
     config["kind"] = kind
     return config
 

@@ -53,7 +53,8 @@ class Registry:
         self.strategy = kind.subresource_strategies[subresource] if subresource else kind.strategy
         self.clock = clock
         self.ids = ids
-        self.field_manager: FieldTracker = FieldManager(self.schema, clock, subresource)  # metadata.managedFields
+        # metadata.managedFields
+        self.field_manager: FieldTracker = FieldManager(self.schema, clock, subresource, self.info.api_version)
         self._written: tuple[JSON, bytes] | None = None  # the last object this registry stored, encoded
 
     def subresource(self, name: str) -> Registry:

@@ -160,8 +160,9 @@ class FieldTracker(Protocol):
 class FieldManager:
     """Keeps metadata.managedFields on every write of one endpoint (a resource or a subresource)."""
 
-    def __init__(self, schema: Schema, clock: Clock, subresource: str = "") -> None:
+    def __init__(self, schema: Schema, clock: Clock, subresource: str = "", api_version: str = "v1") -> None:
         self.tree = patch_tree(schema)
+        self.api_version = api_version
         self.clock = clock
         self.subresource = subresource
         self.ignored = reset_fields(subresource)
@@ -172,7 +173,7 @@ class FieldManager:
     def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None:
         """Record an Update by `options.field_manager` in `new` (old is None on create). Mutates `new`."""
         meta: JSON = new["metadata"]
-        ident = ManagerId(options.field_manager or "", UPDATE, "v1", self.subresource)
+        ident = ManagerId(options.field_manager or "", UPDATE, self.api_version, self.subresource)
         sent = meta.get("managedFields")
         if old is None and sent is None:
             # the common create: everything set is new, so the wire form is built in one walk
@@ -212,7 +213,7 @@ class FieldManager:
             previous = managers.get(ident)
             managers[ident] = Owned(union(previous.fields, changed) if previous else changed,
                                     self.clock.timestamp())
-        _set_entries(meta, encode_managers(managers))
+        _set_entries(meta, encode_managers(managers, self.api_version))
 
     def _created_fields(self, obj: JSON) -> JSON:
         """The FieldsV1 (wire form) a create gives its manager. Shared by every create of one template:
