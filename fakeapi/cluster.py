@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.namespace import NAMESPACE
@@ -12,10 +13,17 @@ from fakeapi.kinds.pod import POD
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.ids import IdSource
-from fakeapi.machinery.types import JSON, ObjectKey
+from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
+from fakeapi.registry.admission import (
+    PluginFactory,
+    build_admission,
+    defaulttolerationseconds,
+    namespacelifecycle,
+    priority,
+)
 from fakeapi.registry.generic import Registry
-from fakeapi.registry.namespaces import NamespaceController, NamespaceRegistry
+from fakeapi.registry.options import WriteOptions
 from fakeapi.storage.store import Store
 
 # The kinds this server stores: one line each; discovery, OpenAPI, routes and the control API follow.
@@ -25,6 +33,14 @@ KINDS: tuple[Kind, ...] = (
     EVENT,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+
+
+# Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
+ADMISSION_PLUGINS: tuple[tuple[str, PluginFactory], ...] = (
+    (namespacelifecycle.NAME, namespacelifecycle.NamespaceLifecycle),
+    (priority.NAME, priority.Priority),
+    (defaulttolerationseconds.NAME, defaulttolerationseconds.DefaultTolerationSeconds),
+)
 
 
 @dataclass
@@ -48,31 +64,29 @@ class Api:
             raise NotFound.path()
         return registry
 
-    def namespace(self, name: str) -> JSON:
-        return self.store.get(ObjectKey("namespaces", "", name))
+    def find(self, resource: str, namespace: str, name: str) -> JSON | None:
+        """An object by resource, or None: how admission plugins read other objects."""
+        registry = self.resources.get(resource)
+        return registry.find(namespace, name) if registry is not None else None
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     api = Api(Store(config.watch_history), clock or Clock(), IdSource(config.seed))
     api.store.subscribe(api.pod_logs.on_event)
+    admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     for kind in KINDS:
-        registry_class = NamespaceRegistry if kind is NAMESPACE else Registry
-        registry = registry_class(api.store, kind, api.clock, api.ids)
+        registry = Registry(api.store, kind, api.clock, api.ids, admission)
         assert kind.info.resource not in api.resources, f"{kind.info.resource} is registered twice"
         api.resources[kind.info.resource] = registry
         for name in kind.subresource_strategies:
             api.subresources[(kind.info.resource, name)] = registry.subresource(name)
     seed_namespaces(api)
-    namespaces = api.resources["namespaces"]
     controller = NamespaceController(
-        namespaces, lambda: [r for r in api.resources.values() if r.info.namespaced])
+        api.resources["namespaces"], lambda: [r for r in api.resources.values() if r.info.namespaced])
     api.store.subscribe(controller.on_event)
     return api
 
 
 def seed_namespaces(api: Api) -> None:
-    from fakeapi.registry.options import WriteOptions
-
     for name in INITIAL_NAMESPACES:
         api.resources["namespaces"].create("", {"metadata": {"name": name}}, WriteOptions())
-

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG
 from fakeapi.storage.store import DEFAULT_HISTORY
@@ -16,3 +16,5 @@ class ServerConfig:
     seed: int | None = None  # seeds uids and generated names, for reproducible runs
     max_body_bytes: int = 3 * 1024 * 1024  # upstream's request body limit (3 MiB)
     request_log: int = DEFAULT_REQUEST_LOG  # requests kept in the request log (0: record nothing)
+    # admission plugins turned off, by upstream name (kube-apiserver's --disable-admission-plugins)
+    disabled_admission_plugins: frozenset[str] = field(default_factory=frozenset)

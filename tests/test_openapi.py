@@ -83,6 +83,7 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/events": ["get"],
         "/api/v1/namespaces": ["get", "post"],
         "/api/v1/namespaces/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{name}/finalize": ["put"],
         "/api/v1/namespaces/{name}/status": ["get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/events": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/events/{name}": ["delete", "get", "patch", "put"],

@@ -77,7 +77,7 @@ async def create(request: web.Request) -> web.Response:
     body = await read_object(request, allow_protobuf=registry.info.resource == "namespaces")
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     created = registry.create(_namespace(request), body, options)
-    return json_response(registry.encoded(created), status=201, warnings=options.warnings)
+    return json_response(created, status=201, warnings=options.warnings)
 
 
 async def delete_collection(request: web.Request) -> web.Response:
@@ -138,7 +138,7 @@ async def _replace(request: web.Request, registry: Registry) -> web.Response:
     body = await read_object(request)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     updated = registry.update(_namespace(request), request.match_info["name"], body, options)
-    return json_response(registry.encoded(updated), warnings=options.warnings)
+    return json_response(updated, warnings=options.warnings)
 
 
 async def _patch(request: web.Request, registry: Registry) -> web.Response:
@@ -155,4 +155,4 @@ async def _patch(request: web.Request, registry: Registry) -> web.Response:
 
     patcher = patcher_for(content_type, registry.schema, options.field_validation)
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
-    return json_response(registry.encoded(patched), warnings=options.warnings)
+    return json_response(patched, warnings=options.warnings)

@@ -45,6 +45,14 @@ class Strategy:
         """May a PUT without metadata.resourceVersion overwrite whatever is stored?"""
         return True
 
+    def holds_deletion(self, obj: JSON) -> bool:
+        """Whether the kind itself keeps a deleted object until something clears it, as finalizers do
+        (a namespace's spec.finalizers)."""
+        return False
+
+    def prepare_for_delete(self, obj: JSON) -> None:
+        """Mark an object whose deletion is pending (deletionTimestamp just set). May mutate."""
+
     def grace_period(self, obj: JSON, requested: int | None) -> int | None:
         """Graceful deletion (upstream's optional RESTGracefulDeleteStrategy): the grace period to use,
         or None when this resource is deleted at once."""

@@ -7,7 +7,7 @@ import concurrent.futures
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -46,9 +46,14 @@ class FakeAPIServer:
     """
 
     def __init__(self, *, seed: int | None = None, config: ServerConfig | None = None,
-                 clock: Clock | None = None, host: str = "127.0.0.1", port: int = 0) -> None:
+                 clock: Clock | None = None, host: str = "127.0.0.1", port: int = 0,
+                 disable_admission_plugins: Iterable[str] = ()) -> None:
         config = config or ServerConfig()
-        self.config = replace(config, seed=seed) if seed is not None else config
+        if seed is not None:
+            config = replace(config, seed=seed)
+        if disable_admission_plugins:
+            config = replace(config, disabled_admission_plugins=frozenset(disable_admission_plugins))
+        self.config = config
         self.app = create_app(self.config, clock)
         self.api = self.app[api_key]
         self.host = host

@@ -50,7 +50,10 @@ AGGREGATED_CORE_RESOURCES = [
         "singularResource": "namespace",
         "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"],
         "shortNames": ["ns"],
-        "subresources": [status_sub("Namespace")],
+        "subresources": [
+            {"subresource": "finalize", "responseKind": kind("Namespace"), "verbs": ["update"]},
+            status_sub("Namespace"),
+        ],
     },
     {
         "resource": "pods",
@@ -195,7 +198,8 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
                 shortNames=["ns"],
                 storageVersionHash="Q3oi5N2YM8M=",
             ),
-            legacy("namespaces/status", "Namespace", STATUS_VERBS, namespaced=False),
+            legacy("namespaces/finalize", "Namespace", ["update"], namespaced=False),
+                legacy("namespaces/status", "Namespace", STATUS_VERBS, namespaced=False),
             legacy(
                 "pods",
                 "Pod",

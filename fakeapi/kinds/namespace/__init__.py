@@ -5,19 +5,20 @@ from __future__ import annotations
 from fakeapi.kinds.kind import STATUS_VERBS, Kind, ResourceInfo, SubresourceInfo
 from fakeapi.kinds.namespace.fields import NAMESPACE_FIELD_LABELS
 from fakeapi.kinds.namespace.schema import NamespaceListSchema, NamespaceSchema
-from fakeapi.kinds.namespace.strategy import NamespaceStatusStrategy, NamespaceStrategy
+from fakeapi.kinds.namespace.strategy import NamespaceFinalizeStrategy, NamespaceStatusStrategy, NamespaceStrategy
 from fakeapi.kinds.namespace.table import NAMESPACE_PRINTER
 
 NAMESPACE = Kind(
     ResourceInfo(
         "namespaces", "Namespace", namespaced=False, singular="namespace", short_names=("ns",),
         verbs=("create", "delete", "get", "list", "patch", "update", "watch"),
-        subresources=(SubresourceInfo("status", "Namespace", STATUS_VERBS),),
+        subresources=(SubresourceInfo("finalize", "Namespace", ("update",)),
+                      SubresourceInfo("status", "Namespace", STATUS_VERBS)),
     ),
     NamespaceSchema(),
     NamespaceListSchema,
     NamespaceStrategy(),
-    {"status": NamespaceStatusStrategy()},
+    {"status": NamespaceStatusStrategy(), "finalize": NamespaceFinalizeStrategy()},
     NAMESPACE_PRINTER,
     NAMESPACE_FIELD_LABELS,
 )

@@ -32,7 +32,20 @@ class NamespaceStrategy(Strategy):
     def validate_update(self, new: JSON, old: JSON) -> list[FieldError]:
         return validate_namespace_update(new, old)
 
+    def holds_deletion(self, obj: JSON) -> bool:
+        return bool((obj.get("spec") or {}).get("finalizers"))
+
+    def prepare_for_delete(self, obj: JSON) -> None:
+        obj.setdefault("status", {})["phase"] = "Terminating"
+
 
 class NamespaceStatusStrategy(NamespaceStrategy):
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         new["spec"] = old.get("spec", {})
+
+
+class NamespaceFinalizeStrategy(NamespaceStrategy):
+    """namespaces/finalize: only spec.finalizers change (the namespace controller's last step)."""
+
+    def prepare_for_update(self, new: JSON, old: JSON) -> None:
+        new["status"] = old.get("status", {})

@@ -1,0 +1,84 @@
+"""Admission: the plugins every write passes after defaulting and before the strategy's validation, in
+upstream's order (kube-apiserver's AllOrderedPlugins), each switchable by its upstream name.
+
+Each plugin is a small module of its own (as upstream's plugin/pkg/admission/<plugin>/). A plugin may
+change the object (`attributes.obj`) or reject the request by raising a StatusError.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Protocol
+
+from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.machinery.types import JSON
+
+CREATE = "CREATE"
+UPDATE = "UPDATE"
+DELETE = "DELETE"
+
+
+@dataclass
+class Attributes:
+    """What a plugin is told about a request (upstream's admission.Attributes)."""
+
+    operation: str  # CREATE, UPDATE or DELETE
+    info: ResourceInfo
+    subresource: str
+    namespace: str
+    name: str
+    obj: JSON | None  # the object being written (None for DELETE); plugins may change it
+    old: JSON | None  # the stored object (UPDATE, DELETE)
+    dry_run: bool = False
+
+    def is_pod(self) -> bool:
+        """A write of a pod itself, not of one of its subresources."""
+        return self.info.group == "" and self.info.resource == "pods" and not self.subresource
+
+
+class ObjectReader(Protocol):
+    """How plugins read other objects (namespaces, service accounts...): None when there is none."""
+
+    def find(self, resource: str, namespace: str, name: str) -> JSON | None: ...
+
+
+class Plugin(Protocol):
+    def admit(self, attributes: Attributes) -> None: ...
+
+
+@dataclass
+class Admission:
+    """The enabled plugins in upstream's order."""
+
+    plugins: list[Plugin]
+
+    def admit(self, attributes: Attributes) -> None:
+        for plugin in self.plugins:
+            plugin.admit(attributes)
+
+
+PluginFactory = Callable[[ObjectReader], Plugin]
+
+# kube-apiserver v1.32's plugin names: any of them may be named in --disable-admission-plugins
+UPSTREAM_PLUGINS = frozenset((
+    "AlwaysAdmit", "NamespaceAutoProvision", "NamespaceLifecycle", "NamespaceExists",
+    "LimitPodHardAntiAffinityTopology", "LimitRanger", "ServiceAccount", "NodeRestriction",
+    "TaintNodesByCondition", "AlwaysPullImages", "ImagePolicyWebhook", "PodSecurity", "PodNodeSelector",
+    "Priority", "DefaultTolerationSeconds", "PodTolerationRestriction", "EventRateLimit",
+    "ExtendedResourceToleration", "DefaultStorageClass", "StorageObjectInUseProtection",
+    "OwnerReferencesPermissionEnforcement", "PersistentVolumeClaimResize", "RuntimeClass",
+    "CertificateApproval", "CertificateSigning", "ClusterTrustBundleAttest", "CertificateSubjectRestriction",
+    "DefaultIngressClass", "DenyServiceExternalIPs", "MutatingAdmissionPolicy", "MutatingAdmissionWebhook",
+    "ValidatingAdmissionPolicy", "ValidatingAdmissionWebhook", "ResourceQuota", "AlwaysDeny",
+))
+
+
+def build_admission(factories: Iterable[tuple[str, PluginFactory]], disabled: Iterable[str],
+                    objects: ObjectReader) -> Admission:
+    """The chain of every plugin not disabled, built in the order given. A name kube-apiserver does not
+    know is an error, as there (a plugin fakeapi does not implement is simply off)."""
+    off = set(disabled)
+    for name in sorted(off - UPSTREAM_PLUGINS):
+        raise ValueError(f'disable-admission-plugins plugin "{name}" is unknown')
+    return Admission([factory(objects) for name, factory in factories if name not in off])
