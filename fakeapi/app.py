@@ -12,11 +12,20 @@ from fakeapi.http.binding import BINDINGS, create_binding, create_bindings
 from fakeapi.http.control import setup_control_routes
 from fakeapi.http.faults import Faults
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, served_key, watch_hub_key
+from fakeapi.http.keys import (
+    api_key,
+    config_key,
+    faults_key,
+    request_log_key,
+    served_key,
+    watch_hub_key,
+    watch_writer_key,
+)
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths
+from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
 from fakeapi.storage.watch import WatchHub
@@ -38,12 +47,18 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
-    app.on_shutdown.append(app[watch_hub_key].shutdown)  # ends every watch before aiohttp waits for handlers
+    app[watch_writer_key] = WatchWriter()
+    app.on_shutdown.append(_end_watches)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
     setup_control_routes(app, routes)
     routes.finish()
     return app
+
+
+async def _end_watches(app: web.Application) -> None:
+    """Every watch ends before aiohttp waits for the handlers still running."""
+    await app[watch_hub_key].shutdown()
 
 
 def setup_routes(app: web.Application, router: GuardedRouter) -> None:

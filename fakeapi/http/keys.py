@@ -8,12 +8,14 @@ from fakeapi.cluster import Api
 from fakeapi.config import ServerConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
+from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.storage.watch import WatchHub
 
 api_key = web.AppKey("api", Api)
 config_key = web.AppKey("config", ServerConfig)
 watch_hub_key = web.AppKey("watch_hub", WatchHub)
+watch_writer_key = web.AppKey("watch_writer", WatchWriter)
 faults_key = web.AppKey("faults", Faults)  # fault rules and the faults they fired
 request_log_key = web.AppKey("request_log", RequestLog)  # what clients sent, and what they got
 served_key = web.AppKey("served", list[ResourceInfo])  # every resource discovery lists, stored or not

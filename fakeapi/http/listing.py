@@ -11,9 +11,10 @@ from typing import Final
 import orjson
 from aiohttp import web
 
-from fakeapi.http.keys import watch_hub_key
+from fakeapi.http.keys import watch_hub_key, watch_writer_key
 from fakeapi.http.responses import json_response
 from fakeapi.http.tableaccept import table_group_version
+from fakeapi.http.watchstream import TableRenderer, serve_watch
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.errors import BadRequest, Expired, Invalid, NotFound, UnknownError, aggregate_message
 from fakeapi.machinery.labels import LabelSelector, go_quote
@@ -31,15 +32,7 @@ from fakeapi.registry.pagination import (
     relative_key,
 )
 from fakeapi.storage.store import Store
-from fakeapi.storage.watch import (
-    TableRenderer,
-    WatchHub,
-    WatchSpec,
-    default_timeout,
-    object_filter,
-    serve_watch,
-    too_large_resource_version,
-)
+from fakeapi.storage.watch import WatchHub, WatchSpec, default_timeout, object_filter, too_large_resource_version
 
 EXACT: Final = "Exact"
 NOT_OLDER_THAN: Final = "NotOlderThan"
@@ -175,7 +168,8 @@ async def list_or_watch(request: web.Request, registry: Registry, namespace: str
     table_version = table_group_version(request.headers.get("Accept", ""))
     if options.watch:
         table = _table_renderer(request, registry, table_version)
-        return await serve_watch(request, hub, _watch_spec(registry, namespace, name, options), table)
+        spec = _watch_spec(registry, namespace, name, options)
+        return await serve_watch(request, hub, request.app[watch_writer_key], spec, table)
     page = await list_page(hub, registry, namespace, options)
     if table_version is not None:
         return _table_response(request, registry, table_version, page)

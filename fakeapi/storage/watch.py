@@ -1,13 +1,11 @@
-"""Watch streams: the hub that fans store changes out to every watcher, and the streaming handler.
+"""The watch hub: fans store changes out to every open watch, as upstream's watch cache (cacher) does.
 
-Design (see ../shared/spec/performance.md): the store calls `WatchHub.on_event` synchronously inside
-every write, so that call does O(watchers) cheap work: each event is framed once and the same bytes are
-queued for every unfiltered watcher; only watchers with selectors parse the object (once per event,
-shared between them). Each watcher has a bounded deque. While its socket keeps up, the hub writes every
-watcher's pending events as one HTTP chunk per flush (at most one flush per FLUSH_INTERVAL under load);
-otherwise the watcher's handler task writes them and waits for the socket (an `asyncio.Event` wakes
-it). A watcher that falls too far behind is cut off with a 410 ERROR event (its client re-lists)
-instead of growing without bound or slowing anybody down.
+The store calls `WatchHub.on_event` synchronously inside every write, so that call does O(watchers) cheap
+work: each event is framed once and the same bytes are queued for every unfiltered watcher; only watchers
+with selectors parse the object (once per event, shared between them). Each watcher has a bounded deque
+and a sink (the HTTP stream that writes it out) that is told when there is something to write. A watcher
+that falls too far behind is cut off with a 410 ERROR event (its client re-lists) instead of growing
+without bound or slowing anybody down. No HTTP is spoken here.
 """
 
 from __future__ import annotations
@@ -17,18 +15,14 @@ import random
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
+from typing import Protocol
 
 import orjson
-from aiohttp import HttpVersion11, web
 
-from fakeapi.http.faults import WATCH_CUT_KEY
-from fakeapi.http.requestlog import record_status
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import Expired, StatusError, Timeout, with_retry_after
 from fakeapi.machinery.labels import LabelSelector
 from fakeapi.machinery.selectors import FieldSelector
-from fakeapi.machinery.tables.columns import Printer
 from fakeapi.machinery.types import JSON
 from fakeapi.storage.store import Event, Store
 
@@ -36,13 +30,36 @@ DEFAULT_WATCH_BUFFER = 10_000  # events a watcher may have pending before it is 
 FRESHNESS_WAIT = 3.0  # upstream's watch cache waits this long for a resourceVersion it has not seen yet
 MIN_REQUEST_TIMEOUT = 1800.0  # a watch without timeoutSeconds lasts 1-2x this, as upstream picks it
 PRE_TIMEOUT_BOOKMARK = 2.0  # upstream sends a bookmark this long before a watch times out
-DIRECT_WRITE_LIMIT = 256 * 1024  # unsent bytes a socket may hold before its watcher must wait for it
-FLUSH_INTERVAL = 0.002  # under load, events are written at most this often: fewer, larger writes
 INITIAL_EVENTS_END = "k8s.io/initial-events-end"
 
 _TYPES = {"ADDED": b"ADDED", "MODIFIED": b"MODIFIED", "DELETED": b"DELETED"}
 
 ObjectFilter = Callable[[JSON], bool]
+
+
+class Renderer(Protocol):
+    """Frames events of a watch that does not take them as plain JSON (a Table watch)."""
+
+    def frame(self, event_type: str, obj: JSON) -> bytes: ...
+
+
+class Sink(Protocol):
+    """Where a watcher's events go: told when there is something new (or the end) to write, and asked
+    whether anybody still reads."""
+
+    def notify(self) -> None: ...
+
+    def gone(self) -> bool: ...
+
+
+class NoSink:
+    """For watchers nobody streams: a replay probe, a watch that only carries an error."""
+
+    def notify(self) -> None:
+        pass
+
+    def gone(self) -> bool:
+        return False
 
 
 def frame(event_type: str, data: bytes) -> bytes:
@@ -113,27 +130,6 @@ class Change:
         return self._old
 
 
-class TableRenderer:
-    """Turns watch events into one-row Tables; only the first one carries the column definitions."""
-
-    def __init__(self, printer: Printer, api_version: str, include_object: str,
-                 now: Callable[[], datetime]) -> None:
-        self.printer = printer
-        self.api_version = api_version
-        self.include_object = include_object
-        self.now = now
-        self._first = True
-
-    def frame(self, event_type: str, obj: JSON) -> bytes:
-        from fakeapi.machinery.tables.table import to_table  # loads with the first Table request
-
-        version = str((obj.get("metadata") or {}).get("resourceVersion", ""))
-        table = to_table(self.printer, [obj], self.now(), self.include_object, version,
-                         with_columns=self._first, api_version=self.api_version)
-        self._first = False
-        return orjson.dumps({"type": event_type, "object": table}) + b"\n"
-
-
 @dataclass(frozen=True)
 class WatchSpec:
     """What one watch asks for, already validated."""
@@ -150,38 +146,22 @@ class WatchSpec:
     timeout: float
 
 
-def _wake(watcher: Watcher) -> None:
-    watcher.wake.set()
-
-
 class Watcher:
-    """One open watch: its scope and filter, a bounded queue of framed events, and a wake-up event.
+    """One open watch: its scope and filter, a bounded queue of framed events, and its sink."""
 
-    Two ways out to the socket. While the socket keeps up, the hub writes queued events itself, for all
-    watchers at once (`flush`), framed as one HTTP chunk each straight into the transport: no task
-    switch per watcher and event, and a burst of changes leaves in one write. Before that (initial
-    events), for a reader that lags, and for fault-injected streams, the watcher's own handler task
-    writes through aiohttp and waits for the socket to drain (`stream`).
-    """
+    __slots__ = ("spec", "table", "sink", "queue", "limit", "closed", "start_rv", "queued_rv", "written_rv",
+                 "next_bookmark", "deadline", "timer")
 
-    __slots__ = ("spec", "table", "request", "queue", "wake", "limit", "closed", "start_rv", "queued_rv",
-                 "written_rv", "next_bookmark", "deadline", "timer", "transport", "dirty", "notify")
-
-    def __init__(self, spec: WatchSpec, table: TableRenderer | None, request: web.BaseRequest | None,
-                 limit: int, start_rv: int, notify: Callable[[Watcher], None] = _wake) -> None:
+    def __init__(self, spec: WatchSpec, table: Renderer | None, sink: Sink, limit: int, start_rv: int) -> None:
         self.spec = spec
         self.table = table
-        self.request = request
+        self.sink = sink
         self.queue: deque[bytes] = deque()
-        self.wake = asyncio.Event()
         self.limit = limit
         self.closed = False
-        self.transport: asyncio.Transport | None = None  # set while the hub writes directly
-        self.dirty = False  # queued for the hub's next flush
-        self.notify = notify
         self.start_rv = start_rv  # events and bookmarks at or below this are never sent
         self.queued_rv = start_rv
-        self.written_rv = start_rv
+        self.written_rv = start_rv  # the sink moves this as it writes
         self.next_bookmark: float | None = None
         self.deadline: float | None = None  # on the clock's monotonic scale, for the pre-timeout bookmark
         self.timer: asyncio.TimerHandle | None = None
@@ -221,7 +201,7 @@ class Watcher:
         self.queued_rv = resource_version
         if len(self.queue) > self.limit:
             return False
-        self.notify(self)
+        self.sink.notify()
         return True
 
     def finish(self, last: bytes | None = None) -> None:
@@ -229,77 +209,10 @@ class Watcher:
         if last is not None:
             self.queue.append(last)
         self.closed = True
-        self.notify(self)
-
-    def flush(self) -> None:
-        """Write what is queued straight into the transport as one HTTP chunk (the hub's fast path)."""
-        transport = self.transport
-        if transport is None:
-            self.wake.set()
-            return
-        queue = self.queue
-        if transport.is_closing():
-            self.transport = None
-            self.closed = True
-            queue.clear()
-        elif queue:
-            if transport.get_write_buffer_size() > DIRECT_WRITE_LIMIT:
-                self.transport = None  # the reader lags: the handler task waits for the socket
-                self.wake.set()
-                return
-            size = sum(map(len, queue))
-            data = b"".join([b"%x\r\n" % size, *queue, b"\r\n"])
-            queue.clear()
-            self.written_rv = self.queued_rv
-            transport.write(data)
-        if self.closed:
-            self.wake.set()  # the handler task ends the stream
+        self.sink.notify()
 
     def disconnected(self) -> bool:
-        request = self.request
-        if request is None:
-            return False
-        transport = request.transport
-        return transport is None or transport.is_closing()
-
-    async def stream(self, response: web.StreamResponse, transport: asyncio.Transport | None = None) -> None:
-        """Write whatever is queued, one write per wake-up, until the watch ends; whenever the socket
-        has caught up, hand the writing over to the hub (see the class docstring)."""
-        queue, wake = self.queue, self.wake
-        while True:
-            if queue:
-                chunk = queue[0] if len(queue) == 1 else b"".join(queue)
-                queue.clear()
-                self.written_rv = self.queued_rv
-                await response.write(chunk)
-                continue
-            if self.closed:
-                return
-            if (transport is not None and self.transport is None and not transport.is_closing()
-                    and transport.get_write_buffer_size() <= DIRECT_WRITE_LIMIT):
-                self.transport = transport
-            wake.clear()
-            await wake.wait()
-            self.transport = None
-
-    async def stream_cut(self, response: web.StreamResponse, cut: Callable[[int], bytes | None]) -> None:
-        """`stream`, one event per write, asking an injected fault (fakeapi.http.faults.WatchCut) before the
-        first event and after each one but BOOKMARKs whether to end here, and with what last bytes."""
-        queue, wake = self.queue, self.wake
-        sent = 0
-        while (last := cut(sent)) is None:
-            if queue:
-                data = queue.popleft()
-                await response.write(data)
-                sent += not data.startswith(b'{"type":"BOOKMARK"')
-                continue
-            self.written_rv = self.queued_rv
-            if self.closed:
-                return
-            wake.clear()
-            await wake.wait()
-        if last:
-            await response.write(last)
+        return self.sink.gone()
 
 
 class WatchHub:
@@ -316,10 +229,6 @@ class WatchHub:
         self._rv_waiters: list[tuple[int, asyncio.Future[None]]] = []
         self._tick: asyncio.TimerHandle | None = None
         self._stopped = False
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._dirty: list[Watcher] = []  # watchers with events for the next flush
-        self._flush_scheduled = False
-        self._last_flush = 0.0
         store.subscribe(self.on_event)
 
     # ---- the store listener: runs inside every write
@@ -358,50 +267,11 @@ class WatchHub:
             if len(queue) > watcher.limit:
                 overflowed = overflowed or []
                 overflowed.append(watcher)
-            elif watcher.transport is None:
-                watcher.wake.set()
-            elif not watcher.dirty:
-                watcher.dirty = True
-                self._dirty.append(watcher)
-        if self._dirty and not self._flush_scheduled:
-            self._schedule_flush()
+            else:
+                watcher.sink.notify()
         if overflowed:
             for watcher in overflowed:
                 self._cut_off(watcher)
-
-    def _notify(self, watcher: Watcher) -> None:
-        """New events (or the end) for a watcher: the next flush writes them, or its task does."""
-        if watcher.transport is None:
-            watcher.wake.set()
-            return
-        if not watcher.dirty:
-            watcher.dirty = True
-            self._dirty.append(watcher)
-        if not self._flush_scheduled:
-            self._schedule_flush()
-
-    def _schedule_flush(self) -> None:
-        """At once when idle; under load no sooner than FLUSH_INTERVAL after the last flush, so a burst
-        of changes leaves in one write per watcher instead of one per change (a syscall each)."""
-        loop = self._loop
-        if loop is None:
-            return
-        self._flush_scheduled = True
-        due = self._last_flush + FLUSH_INTERVAL
-        if loop.time() >= due:
-            loop.call_soon(self._flush)
-        else:
-            loop.call_at(due, self._flush)
-
-    def _flush(self) -> None:
-        """Every dirty watcher writes all it has, in one chunk."""
-        self._flush_scheduled = False
-        if self._loop is not None:
-            self._last_flush = self._loop.time()
-        dirty, self._dirty = self._dirty, []
-        for watcher in dirty:
-            watcher.dirty = False
-            watcher.flush()
 
     def _cut_off(self, watcher: Watcher) -> None:
         """A watcher that cannot keep up: drop its backlog and end it with 410 so its client re-lists."""
@@ -412,7 +282,7 @@ class WatchHub:
 
     # ---- opening and closing watches
 
-    def open(self, spec: WatchSpec, table: TableRenderer | None, request: web.BaseRequest | None) -> Watcher:
+    def open(self, spec: WatchSpec, table: Renderer | None, sink: Sink) -> Watcher:
         """Register a watcher with its initial events queued. Synchronous, so no change can slip between
         the initial state (or the replayed history) and the live events."""
         store = self.store
@@ -428,15 +298,15 @@ class WatchHub:
                 initial = self._replay(spec, table, start)
             except Expired as expired:
                 error = expired
-        self._loop = asyncio.get_running_loop()
-        watcher = Watcher(spec, table, request, self.buffer_limit, start, self._notify)
+        loop = asyncio.get_running_loop()
+        watcher = Watcher(spec, table, sink, self.buffer_limit, start)
         watcher.queue.extend(initial)
         if error is not None:
             watcher.finish(error_event(error))
             return watcher
         if spec.send_initial_events and spec.allow_bookmarks:
             watcher.queue.append(self._bookmark(spec, table, current, initial_events_end=True))
-        watcher.timer = self._loop.call_later(spec.timeout, watcher.finish)
+        watcher.timer = loop.call_later(spec.timeout, watcher.finish)
         if spec.allow_bookmarks:
             now = self.clock.monotonic()
             watcher.deadline = now + spec.timeout
@@ -446,12 +316,12 @@ class WatchHub:
             return watcher
         self._by_resource.setdefault(spec.resource, []).append(watcher)
         self._start_ticking()
-        watcher.wake.set()
+        sink.notify()
         return watcher
 
     def open_failed(self, spec: WatchSpec, error: StatusError) -> Watcher:
         """A watch that only carries one ERROR event (upstream's errWatcher)."""
-        watcher = Watcher(spec, None, None, self.buffer_limit, self.store.resource_version)
+        watcher = Watcher(spec, None, NoSink(), self.buffer_limit, self.store.resource_version)
         watcher.finish(error_event(error))
         return watcher
 
@@ -479,7 +349,7 @@ class WatchHub:
                 ended += 1
         return ended
 
-    async def shutdown(self, app: web.Application | None = None) -> None:
+    async def shutdown(self) -> None:
         """End every watch cleanly and serve no more (the app's on_shutdown)."""
         self._stopped = True
         self.end_all()
@@ -516,7 +386,7 @@ class WatchHub:
 
     # ---- initial events
 
-    def _current_state(self, spec: WatchSpec, table: TableRenderer | None) -> list[bytes]:
+    def _current_state(self, spec: WatchSpec, table: Renderer | None) -> list[bytes]:
         """Synthetic ADDED events for every object that matches now, in storage-key order."""
         out: list[bytes] = []
         for key, data in self.store.items(spec.resource, spec.namespace):
@@ -531,10 +401,10 @@ class WatchHub:
             out.append(frame("ADDED", data) if table is None else table.frame("ADDED", obj))
         return out
 
-    def _replay(self, spec: WatchSpec, table: TableRenderer | None, since: int) -> list[bytes]:
+    def _replay(self, spec: WatchSpec, table: Renderer | None, since: int) -> list[bytes]:
         """Every change after `since` this watcher would have seen; Expired if history is gone."""
         out: list[bytes] = []
-        probe = Watcher(spec, table, None, 0, since)
+        probe = Watcher(spec, table, NoSink(), 0, since)
         for event in self.store.events_since(since):
             key = event.key
             if key.resource != spec.resource:
@@ -550,7 +420,7 @@ class WatchHub:
 
     # ---- bookmarks, liveness and timeouts: one periodic tick while watches are open
 
-    def _bookmark(self, spec: WatchSpec, table: TableRenderer | None, resource_version: int,
+    def _bookmark(self, spec: WatchSpec, table: Renderer | None, resource_version: int,
                   initial_events_end: bool = False) -> bytes:
         obj = bookmark_object(spec.kind, spec.api_version, resource_version, initial_events_end)
         if table is not None:
@@ -603,34 +473,3 @@ def default_timeout() -> float:
     return MIN_REQUEST_TIMEOUT * (1.0 + random.random())
 
 
-async def serve_watch(request: web.Request, hub: WatchHub, spec: WatchSpec,
-                      table: TableRenderer | None) -> web.StreamResponse:
-    """Stream a watch: HTTP 200, chunked, newline-delimited JSON events, until timeout, error or goodbye."""
-    if spec.send_initial_events and spec.resource_version is not None and not await hub.wait_for(
-            spec.resource_version):
-        watcher = hub.open_failed(spec, too_large_resource_version(spec.resource_version,
-                                                                   hub.store.resource_version))
-    else:
-        watcher = hub.open(spec, table, request)
-    response = web.StreamResponse(status=200)
-    response.content_type = "application/json"
-    chunked = request.version >= HttpVersion11  # an HTTP/1.0 client gets a close-delimited stream
-    if chunked:
-        response.enable_chunked_encoding()
-    try:
-        await response.prepare(request)
-        record_status(request, response)
-        cut = request.get(WATCH_CUT_KEY)
-        if cut is None:
-            # the hub frames chunks itself, so it only writes directly into chunked streams
-            await watcher.stream(response, request.transport if chunked else None)
-        else:
-            await watcher.stream_cut(response, cut)
-        await response.write_eof()
-    except ConnectionError:
-        pass  # the client went away; nothing more to say
-    finally:
-        watcher.closed = True
-        watcher.transport = None  # nothing more goes out once the handler is done
-        hub.remove(watcher)
-    return response
