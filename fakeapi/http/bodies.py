@@ -8,12 +8,8 @@ import orjson
 from aiohttp import web
 
 from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
+from fakeapi.machinery.patch import APPLY_PATCH, PATCH_TYPES
 
-JSON_PATCH = "application/json-patch+json"
-MERGE_PATCH = "application/merge-patch+json"
-STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
-APPLY_PATCH = "application/apply-patch+yaml"
-PATCH_TYPES = (JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH)
 PROTOBUF = "application/vnd.kubernetes.protobuf"
 _BODY_TYPES = ("application/json", "application/yaml", PROTOBUF)
 

@@ -5,13 +5,14 @@ from __future__ import annotations
 from aiohttp import web
 
 from fakeapi.cluster import Api
-from fakeapi.http.bodies import APPLY_PATCH, read_object, read_optional_json, read_patch
+from fakeapi.http.bodies import read_object, read_optional_json, read_patch
 from fakeapi.http.keys import api_key
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
 from fakeapi.http.responses import json_response
 from fakeapi.http.versioninfo import VERSION
 from fakeapi.machinery.errors import MethodNotAllowed
+from fakeapi.machinery.patch import APPLY_PATCH
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions

@@ -116,7 +116,7 @@ class AppliedFields:
         self.entries = entries
         self.stored = stored
 
-    def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None:
+    def update(self, new: JSON, old: JSON | None, manager: str | None) -> None:
         meta: JSON = new["metadata"]
         if (old is not None and self.stored and _without_times(self.entries) == _without_times(self.stored)
                 and without_managed_fields(new) == without_managed_fields(old)):

@@ -114,7 +114,7 @@ class Registry:
         wipe_system_fields(meta)
         ensure_namespace(self.info, meta, namespace)
         fill_system_fields(meta, self.ids.uid(), self.clock.timestamp())
-        self.field_manager.update(obj, None, options)
+        self.field_manager.update(obj, None, options.field_manager)
         name = str(meta.get("name") or meta.get("generateName") or "")
         self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
                                         obj, None, options.dry_run))
@@ -193,7 +193,7 @@ class Registry:
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
                                         new, old, options.dry_run))
         before_update(self.strategy, self.info, new, old, options)
-        self.field_manager.update(new, old, options)
+        self.field_manager.update(new, old, options.field_manager)
         if new == old:
             return old  # a no-op write stores nothing and keeps the resourceVersion
         if (old_meta.get("deletionTimestamp") and not old_meta.get("deletionGracePeriodSeconds")

@@ -6,8 +6,14 @@ from functools import partial
 
 from marshmallow import Schema
 
-from fakeapi.http.bodies import JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH
-from fakeapi.machinery.patch import apply_json_patch, apply_merge_patch, apply_strategic_merge_patch
+from fakeapi.machinery.patch import (
+    JSON_PATCH,
+    MERGE_PATCH,
+    STRATEGIC_MERGE_PATCH,
+    apply_json_patch,
+    apply_merge_patch,
+    apply_strategic_merge_patch,
+)
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.registry.generic import Patcher
 

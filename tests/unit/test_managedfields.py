@@ -33,7 +33,7 @@ from fakeapi.machinery.managedfields.manager import (
     describe_manager,
     encode_managers,
 )
-from fakeapi.registry.options import WriteOptions, manager_from_user_agent
+from fakeapi.registry.options import manager_from_user_agent
 
 TREE = FieldManager(PodSchema(), Clock()).tree
 CONTAINER = 'k:{"name":"web"}'
@@ -202,7 +202,7 @@ def test_compare_of_equal_objects_is_empty() -> None:
 def test_create_records_every_field_the_manager_set_including_defaults() -> None:
     created = pod(restartPolicy="Always", securityContext={})
     created["status"] = {"phase": "Running"}  # reset on create: never owned
-    manager().update(created, None, WriteOptions(field_manager="kubectl-create"))
+    manager().update(created, None, "kubectl-create")
     [entry] = created["metadata"]["managedFields"]
     assert {k: v for k, v in entry.items() if k not in ("time", "fieldsV1")} == {
         "manager": "kubectl-create", "operation": "Update", "apiVersion": "v1", "fieldsType": "FieldsV1"}
@@ -216,20 +216,20 @@ def test_create_records_every_field_the_manager_set_including_defaults() -> None
 def test_a_no_op_update_keeps_managed_fields_exactly() -> None:
     tracker = manager()
     old = pod()
-    tracker.update(old, None, WriteOptions(field_manager="a"))
+    tracker.update(old, None, "a")
     new = copy.deepcopy(old)
     del new["metadata"]["managedFields"]
-    tracker.update(new, old, WriteOptions(field_manager="b"))
+    tracker.update(new, old, "b")
     assert new["metadata"]["managedFields"] is old["metadata"]["managedFields"]
 
 
 def test_an_update_takes_changed_fields_from_other_managers() -> None:
     tracker = manager()
     old = pod()
-    tracker.update(old, None, WriteOptions(field_manager="creator"))
+    tracker.update(old, None, "creator")
     new = copy.deepcopy(old)
     new["spec"]["containers"][0]["image"] = "nginx:1.26"
-    tracker.update(new, old, WriteOptions(field_manager="kubectl-edit"))
+    tracker.update(new, old, "kubectl-edit")
     entries = {e["manager"]: e["fieldsV1"] for e in new["metadata"]["managedFields"]}
     assert "f:image" not in entries["creator"]["f:spec"]["f:containers"][CONTAINER]
     assert entries["kubectl-edit"] == {"f:spec": {"f:containers": {CONTAINER: {"f:image": {}}}}}
@@ -241,7 +241,7 @@ def test_a_status_write_is_recorded_with_its_subresource_and_ignores_sent_manage
     new["status"] = {"phase": "Running"}
     new["metadata"]["managedFields"] = [{"manager": "forged", "operation": "Update", "apiVersion": "v1",
                                          "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": {}}}]
-    manager("status").update(new, old, WriteOptions(field_manager="kubelet"))
+    manager("status").update(new, old, "kubelet")
     [entry] = new["metadata"]["managedFields"]
     assert (entry["manager"], entry["subresource"]) == ("kubelet", "status")
     assert entry["fieldsV1"] == {"f:status": {".": {}, "f:phase": {}}}
@@ -250,10 +250,10 @@ def test_a_status_write_is_recorded_with_its_subresource_and_ignores_sent_manage
 def test_sending_an_empty_list_resets_managed_fields() -> None:
     tracker = manager()
     old = pod()
-    tracker.update(old, None, WriteOptions(field_manager="a"))
+    tracker.update(old, None, "a")
     new = copy.deepcopy(old)
     new["metadata"]["managedFields"] = []
-    tracker.update(new, old, WriteOptions(field_manager="b"))
+    tracker.update(new, old, "b")
     assert "managedFields" not in new["metadata"]
 
 

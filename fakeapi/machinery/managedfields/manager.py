@@ -37,7 +37,6 @@ from fakeapi.machinery.managedfields.fieldsets import (
 )
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
-from fakeapi.registry.options import WriteOptions
 
 APPLY = "Apply"
 UPDATE = "Update"
@@ -154,7 +153,7 @@ def without_managed_fields(obj: JSON) -> JSON:
 class FieldTracker(Protocol):
     """What the registry calls on every create and update, after the strategy ran (old is None on create)."""
 
-    def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None: ...
+    def update(self, new: JSON, old: JSON | None, manager: str | None) -> None: ...
 
 
 class FieldManager:
@@ -170,10 +169,10 @@ class FieldManager:
         # walk that finds a create's fields is done once per template
         self._created_wire = lru_cache(maxsize=256)(self._created_wire_of)
 
-    def update(self, new: JSON, old: JSON | None, options: WriteOptions) -> None:
-        """Record an Update by `options.field_manager` in `new` (old is None on create). Mutates `new`."""
+    def update(self, new: JSON, old: JSON | None, manager: str | None) -> None:
+        """Record an Update by `manager` in `new` (old is None on create). Mutates `new`."""
         meta: JSON = new["metadata"]
-        ident = ManagerId(options.field_manager or "", UPDATE, self.api_version, self.subresource)
+        ident = ManagerId(manager or "", UPDATE, self.api_version, self.subresource)
         sent = meta.get("managedFields")
         if old is None and sent is None:
             # the common create: everything set is new, so the wire form is built in one walk

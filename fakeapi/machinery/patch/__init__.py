@@ -7,7 +7,19 @@ from fakeapi.machinery.patch.json_patch import MAX_COPY_BYTES, MAX_OPERATIONS, U
 from fakeapi.machinery.patch.merge import UndecodablePatchResult, apply_merge_patch
 from fakeapi.machinery.patch.strategic import PatchTree, StrategicPatchError, apply_strategic_merge_patch
 
+# the Content-Type of each kind of patch
+JSON_PATCH = "application/json-patch+json"
+MERGE_PATCH = "application/merge-patch+json"
+STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
+APPLY_PATCH = "application/apply-patch+yaml"
+PATCH_TYPES = (JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH)
+
 __all__ = [
+    "APPLY_PATCH",
+    "JSON_PATCH",
+    "MERGE_PATCH",
+    "PATCH_TYPES",
+    "STRATEGIC_MERGE_PATCH",
     "MAX_COPY_BYTES",
     "MAX_OPERATIONS",
     "PatchTree",
