@@ -100,7 +100,7 @@ def list_objects(api: Api, resource: str, namespace: str | None = None,
     registry = resolve(api, resource)
     selector = parse_label_selector(label_selector) if label_selector else None
     scope = namespace if registry.info.namespaced else None
-    items = [orjson.loads(data) for data in registry.store.list_bytes(registry.info.resource, scope)]
+    items = [orjson.loads(data) for data in registry.list_all(scope)]
     if selector is None:
         return items
     return [item for item in items if selector.matches(item["metadata"].get("labels"))]
@@ -112,8 +112,7 @@ def dump(api: Api, resource: str | None = None, namespace: str | None = None) ->
         sorted(api.resources.values(), key=lambda registry: registry.info.namespaced)
     items: list[bytes] = []
     for registry in registries:
-        items.extend(registry.store.list_bytes(registry.info.resource,
-                                               namespace if registry.info.namespaced else None))
+        items.extend(registry.list_all(namespace))
     head = b'{"kind":"List","apiVersion":"v1","metadata":{"resourceVersion":"%d"},"items":[' % (
         api.store.resource_version)
     return head + b",".join(items) + b"]}"
