@@ -1,0 +1,111 @@
+"""The versioned store without HTTP: one global resourceVersion, bytes in and copies out, change events,
+preconditions, history and snapshots."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from fakeapi.machinery.errors import AlreadyExists, Conflict, Expired, NotFound
+from fakeapi.machinery.types import ObjectKey
+from fakeapi.storage.store import Event, Store
+
+POD = ObjectKey("pods", "default", "web")
+NAMESPACE = ObjectKey("namespaces", "", "default")
+
+
+def obj(name: str, **extra: object) -> dict[str, object]:
+    return {"metadata": {"name": name}, **extra}
+
+
+def test_one_resource_version_sequence_across_resources() -> None:
+    store = Store()
+    store.create(NAMESPACE, obj("default"))
+    store.create(POD, obj("web"))
+    store.update(POD, obj("web", spec={"x": 1}), "2")
+    assert store.resource_version == 3
+    assert store.get(NAMESPACE)["metadata"]["resourceVersion"] == "1"
+    assert store.get(POD)["metadata"]["resourceVersion"] == "3"
+
+
+def test_the_store_keeps_no_reference_to_what_it_was_given_or_handed_out() -> None:
+    store = Store()
+    given = obj("web", spec={"containers": []})
+    store.create(POD, given)
+    given["spec"]["containers"].append("changed")  # type: ignore[index]
+    read = store.get(POD)
+    read["spec"]["containers"].append("changed too")
+    assert store.get(POD)["spec"] == {"containers": []}
+    assert orjson.loads(store.get_bytes(POD))["spec"] == {"containers": []}
+
+
+def test_create_of_an_existing_key_and_update_of_a_missing_one_fail() -> None:
+    store = Store()
+    store.create(POD, obj("web"))
+    with pytest.raises(AlreadyExists):
+        store.create(POD, obj("web"))
+    with pytest.raises(NotFound):
+        store.update(ObjectKey("pods", "default", "other"), obj("other"), "1")
+    assert store.resource_version == 1
+
+
+def test_update_with_a_stale_version_is_a_conflict_and_changes_nothing() -> None:
+    store = Store()
+    store.create(POD, obj("web"))
+    store.update(POD, obj("web", spec={"v": 2}), "1")
+    with pytest.raises(Conflict):
+        store.update(POD, obj("web", spec={"v": 3}), "1")
+    assert store.get(POD)["spec"] == {"v": 2}
+    assert store.resource_version == 2
+
+
+def test_delete_answers_the_object_at_a_new_version_and_emits_deleted() -> None:
+    store = Store()
+    events: list[Event] = []
+    store.subscribe(events.append)
+    store.create(POD, obj("web"))
+    deleted = orjson.loads(store.delete(POD))
+    assert deleted["metadata"]["resourceVersion"] == "2"
+    assert not store.exists(POD)
+    assert [(e.type, e.resource_version) for e in events] == [("ADDED", 1), ("DELETED", 2)]
+    assert events[1].previous is not None and orjson.loads(events[1].previous)["metadata"]["resourceVersion"] == "1"
+
+
+def test_lists_are_in_namespace_then_name_order() -> None:
+    store = Store()
+    for namespace, name in (("b", "z"), ("a", "y"), ("b", "a"), ("a", "x")):
+        store.create(ObjectKey("pods", namespace, name), obj(name))
+    names = [orjson.loads(data)["metadata"]["name"] for data in store.list_bytes("pods")]
+    assert names == ["x", "y", "a", "z"]
+    assert [orjson.loads(d)["metadata"]["name"] for d in store.list_bytes("pods", "b")] == ["a", "z"]
+
+
+def test_history_replays_changes_after_a_version_and_expires_what_it_forgot() -> None:
+    store = Store(history=2)
+    for index in range(4):
+        store.create(ObjectKey("pods", "default", f"p{index}"), obj(f"p{index}"))
+    assert [event.resource_version for event in store.events_since(2)] == [3, 4]
+    with pytest.raises(Expired):
+        store.events_since(1)
+
+
+def test_objects_at_an_older_version_are_rebuilt_from_history() -> None:
+    store = Store()
+    store.create(POD, obj("web", spec={"v": 1}))
+    store.update(POD, obj("web", spec={"v": 2}), "1")
+    store.create(ObjectKey("pods", "default", "later"), obj("later"))
+    at_one = store.objects_at("pods", "default", 1)
+    assert list(at_one) == [POD]
+    assert orjson.loads(at_one[POD])["spec"] == {"v": 1}
+
+
+def test_a_restored_snapshot_counts_on_and_drops_history() -> None:
+    store = Store()
+    store.create(POD, obj("web"))
+    snapshot = store.snapshot()
+    store.delete(POD)
+    store.restore(snapshot)
+    assert store.exists(POD)
+    assert store.resource_version == 3
+    with pytest.raises(Expired):
+        store.events_since(1)
