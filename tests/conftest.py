@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import copy
 import sys
 import threading
 from collections.abc import Callable, Iterator
@@ -20,41 +19,15 @@ _ROOT = str(Path(__file__).resolve().parent.parent)
 if _ROOT not in sys.path:
     sys.path.insert(0, _ROOT)
 
+from tests import builders  # noqa: E402  (importable once the root is on sys.path)
+
 PodFactory = Callable[..., dict[str, Any]]
 ServerFactory = Callable[..., "LiveServer"]
 
-_METADATA_SHORTCUTS = ("labels", "annotations", "namespace")
-_MERGED = ("metadata", "spec", "status")
-
-
-def _merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
-    for key, value in extra.items():
-        if isinstance(value, dict) and isinstance(base.get(key), dict):
-            _merge(base[key], value)
-        else:
-            base[key] = copy.deepcopy(value)
-
 
 def build_pod(name: str, **overrides: Any) -> dict[str, Any]:
-    """A minimal valid Pod named `name`.
-
-    `labels=`, `annotations=` and `namespace=` go into metadata; `metadata=`, `spec=` and `status=` are
-    merged in deeply; any other keyword is a spec field (`nodeName="node-1"`, `restartPolicy="Never"`).
-    """
-    pod: dict[str, Any] = {
-        "apiVersion": "v1",
-        "kind": "Pod",
-        "metadata": {"name": name},
-        "spec": {"containers": [{"name": "main", "image": "nginx:1.27"}]},
-    }
-    for key, value in overrides.items():
-        if key in _METADATA_SHORTCUTS:
-            pod["metadata"][key] = copy.deepcopy(value)
-        elif key in _MERGED:
-            _merge(pod.setdefault(key, {}), value)
-        else:
-            pod["spec"][key] = copy.deepcopy(value)
-    return pod
+    """A minimal valid Pod named `name`, with one container `main` and no labels (see tests.builders.pod)."""
+    return builders.pod(name, container="main", **{"labels": {}, **overrides})
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from aiohttp.test_utils import TestClient
 
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
-from tests.podspecs import pod
+from tests.builders import pod
 
 PODS = "/api/v1/namespaces/default/pods"
 DEFAULT_TOLERATIONS = [

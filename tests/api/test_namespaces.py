@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from tests.podspecs import pod
+from tests.builders import pod
 
 NAMESPACES = "/api/v1/namespaces"
 

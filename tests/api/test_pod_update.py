@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tests.podspecs import GUARANTEED, pod
+from tests.builders import GUARANTEED, pod
 
 PODS = "/api/v1/namespaces/default/pods"
 

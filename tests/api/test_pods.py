@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.podspecs import GUARANTEED, pod
+from tests.builders import GUARANTEED, pod
 
 PODS = "/api/v1/namespaces/default/pods"
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.podspecs import pod
+from tests.builders import pod
 
 PODS = "/api/v1/namespaces/default/pods"
 
