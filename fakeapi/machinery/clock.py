@@ -1,9 +1,32 @@
-"""The one clock the server reads time from; tests can freeze, set and advance it."""
+"""The one clock the server reads time from; tests can freeze, set and advance it.
+
+Timers run on this clock too (`call_later`): while it is live they fire as time passes, on the event
+loop; while it is frozen they fire only when `advance` or `set` moves time past them, in time order and
+before the call returns, so a test steps everything that waits on the clock deterministically.
+"""
 
 from __future__ import annotations
 
+import asyncio
+import heapq
+import itertools
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+
+
+class Timer:
+    """A callback due at a time on the clock's monotonic scale; `cancel()` before it fires to drop it."""
+
+    __slots__ = ("due", "callback", "cancelled")
+
+    def __init__(self, due: float, callback: Callable[[], None]) -> None:
+        self.due = due
+        self.callback = callback
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
 
 
 class Clock:
@@ -14,9 +37,16 @@ class Clock:
     """
 
     def __init__(self) -> None:
+        self._timers: list[tuple[float, int, Timer]] = []
+        self._order = itertools.count()
+        self._wakeup: asyncio.TimerHandle | None = None
+        self._firing = False
         self.reset()
 
     def reset(self) -> None:
+        """Live time again, and no timers."""
+        self._timers.clear()
+        self._disarm()
         self._wall_offset = timedelta()
         self._mono_offset = 0.0
         self._frozen_wall: datetime | None = None
@@ -46,6 +76,7 @@ class Clock:
             self._wall_offset = self._frozen_wall - datetime.now(UTC)
             self._mono_offset = self._frozen_mono - time.monotonic()
         self._frozen_wall = None
+        self._arm()
 
     def set(self, when: datetime) -> None:
         """Jump to `when`; intervals move by the same amount (never backwards)."""
@@ -56,16 +87,70 @@ class Clock:
         else:
             self._wall_offset += timedelta(seconds=step)
             self._mono_offset += max(0.0, step)
+        self._fire_due()
 
     def advance(self, seconds: float) -> datetime:
-        step = timedelta(seconds=seconds)
-        if self._frozen_wall is not None:
-            self._frozen_wall += step
-            self._frozen_mono += seconds
-        else:
-            self._wall_offset += step
+        """Move time on by `seconds`; timers due meanwhile fire at their own times, in order."""
+        if self._frozen_wall is None:
+            self._wall_offset += timedelta(seconds=seconds)
             self._mono_offset += seconds
+            self._fire_due()
+            return self.now()
+        target = self._frozen_mono + max(0.0, seconds)
+        end_wall = self._frozen_wall + timedelta(seconds=seconds)
+        if self._firing:  # a timer moved the clock: the timers loop running it fires what became due
+            self._frozen_wall, self._frozen_mono = end_wall, target
+            return self.now()
+        while self._timers and self._timers[0][0] <= target:
+            due = self._timers[0][0]
+            if due > self._frozen_mono:  # each timer sees the time it was due at
+                self._frozen_wall += timedelta(seconds=due - self._frozen_mono)
+                self._frozen_mono = due
+            self._fire_due()
+        self._frozen_wall, self._frozen_mono = end_wall, max(self._frozen_mono, target)
         return self.now()
+
+    # ---- timers
+
+    def call_later(self, seconds: float, callback: Callable[[], None]) -> Timer:
+        """Run `callback` once `seconds` have passed on this clock."""
+        timer = Timer(self.monotonic() + max(0.0, seconds), callback)
+        heapq.heappush(self._timers, (timer.due, next(self._order), timer))
+        if self._timers[0][2] is timer:
+            self._arm()
+        return timer
+
+    def _fire_due(self) -> None:
+        """Run every timer due by now (those they add too, if due), earliest first."""
+        if self._firing:
+            return  # a timer's callback moved the clock: the loop below picks up what became due
+        self._firing = True
+        try:
+            while self._timers and self._timers[0][0] <= self.monotonic():
+                _due, _order, timer = heapq.heappop(self._timers)
+                if not timer.cancelled:
+                    timer.callback()
+        finally:
+            self._firing = False
+        self._arm()
+
+    def _arm(self) -> None:
+        """While live, wake the event loop when the earliest timer is due."""
+        self._disarm()
+        while self._timers and self._timers[0][2].cancelled:
+            heapq.heappop(self._timers)
+        if self._frozen_wall is not None or not self._timers:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return  # no loop yet: the next call on the loop arms it
+        self._wakeup = loop.call_later(max(0.0, self._timers[0][0] - self.monotonic()), self._fire_due)
+
+    def _disarm(self) -> None:
+        if self._wakeup is not None:
+            self._wakeup.cancel()
+            self._wakeup = None
 
     @property
     def frozen(self) -> bool:
