@@ -131,7 +131,14 @@ def openapi_command(output_dir: Path | None, check: bool) -> int:
         for path in stale:
             print(f"{path} differs from what the schemas generate; run `fakeapi openapi`", file=sys.stderr)
         return 1 if stale else 0
-    for path in write_documents(directory):
+    try:
+        written = write_documents(directory)
+    except OSError as error:
+        print(f"fakeapi: cannot write the OpenAPI documents: {error.filename}: "
+              f"{(error.strerror or str(error)).lower()}; pass a writable folder with --output-dir",
+              file=sys.stderr)
+        return 1
+    for path in written:
         print(f"wrote {path}")
     return 0
 

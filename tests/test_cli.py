@@ -201,3 +201,18 @@ def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, w
     assert done.returncode == 2
     assert done.stderr.splitlines()[-1] == f"fakeapi serve: error: argument {flag}: {why}"
     assert "Traceback" not in done.stderr and done.stdout == ""
+
+
+def test_openapi_without_apispec_names_the_extra_to_install() -> None:
+    blocked = "import sys; sys.modules['apispec'] = None; from fakeapi.cli import main; sys.exit(main(['openapi']))"
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=SECONDS)
+    assert_one_line_failure(done, "fakeapi: `fakeapi openapi` needs apispec; install it with "
+                                  "pip install 'fakeapi-k8s[openapi]'")
+
+
+def test_openapi_to_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    output = tmp_path / "file" / "openapi"
+    assert_one_line_failure(run("openapi", "--output-dir", str(output)),
+                            f"fakeapi: cannot write the OpenAPI documents: {output / 'v3'}: not a directory; "
+                            f"pass a writable folder with --output-dir")
