@@ -20,6 +20,7 @@ import pytest
 import yaml
 
 import fakeapi
+from fakeapi.cli import main
 
 FAKEAPI = [sys.executable, "-m", "fakeapi"]
 SECONDS = 30  # bound on every wait for the process: a start takes about half a second
@@ -196,11 +197,20 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--bookmark-interval", "-1", "-1 is not a duration: give more than 0 seconds"),
     ("--bookmark-interval", "0", "0 is not a duration: give more than 0 seconds"),
 ])
-def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str) -> None:
-    done = run("serve", f"{flag}={value}")
-    assert done.returncode == 2
-    assert done.stderr.splitlines()[-1] == f"fakeapi serve: error: argument {flag}: {why}"
-    assert "Traceback" not in done.stderr and done.stdout == ""
+def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", f"{flag}={value}"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"fakeapi serve: error: argument {flag}: {why}"
+
+
+def test_a_rejected_flag_exits_2_with_usage_and_no_traceback() -> None:
+    done = run("serve", "--watch-history", "-1")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("usage: fakeapi serve ")
+    assert done.stderr.splitlines()[-1] == ("fakeapi serve: error: argument --watch-history: -1 is negative: "
+                                            "give 0 or more")
 
 
 def test_openapi_without_apispec_names_the_extra_to_install() -> None:
