@@ -1,44 +1,58 @@
-"""The `fakeapi` command: `serve` runs the server; `openapi` writes the OpenAPI documents."""
+"""The `fakeapi` command: `serve` runs the server; `openapi` writes the OpenAPI documents.
+
+Exit codes: 0 on success, 2 for flags the parser rejects, 1 for a failure at run time (printed as one
+`fakeapi: ...` line naming the cause and the fix).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import contextlib
-import gc
-import signal
 import sys
 from pathlib import Path
+from typing import TypeVar
 
-from fakeapi.config import ServerConfig
+from fakeapi import __version__
 from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG
-from fakeapi.kubeconfig import write_kubeconfig
 from fakeapi.storage.store import DEFAULT_HISTORY
 
-GC_THRESHOLD = 20_000  # allocations between young-generation collections (CPython's default: 700)
+DISTRIBUTION = "fakeapi-k8s"  # the name on the package index (`fakeapi` there is another project)
+Number = TypeVar("Number", int, float)
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="fakeapi", description=__doc__)
-    commands = parser.add_subparsers(dest="command", required=True)
-    serve_parser = commands.add_parser("serve", help="run the fake API server")
-    serve_parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    serve_parser.add_argument("--port", type=int, default=8080, help="port to bind; 0 picks a free one (default 8080)")
-    serve_parser.add_argument("--kubeconfig", type=Path, help="write a kubeconfig for this server to PATH")
-    serve_parser.add_argument("--watch-history", type=int, default=DEFAULT_HISTORY, metavar="N",
+    args = parser().parse_args(argv)
+    if args.command == "openapi":
+        return openapi_command(args.output_dir, args.check)
+    return serve_command(args)
+
+
+def parser() -> argparse.ArgumentParser:
+    fakeapi = argparse.ArgumentParser(prog="fakeapi", description=__doc__,
+                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    fakeapi.add_argument("--version", action="version", version=f"fakeapi {__version__}")
+    commands = fakeapi.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser("serve", help="run the fake API server")
+    serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
+    serve.add_argument("--port", type=port, default=8080, help="port to bind; 0 picks a free one (default 8080)")
+    serve.add_argument("--kubeconfig", type=Path, help="write a kubeconfig for this server to PATH")
+    serve.add_argument("--watch-history", type=count, default=DEFAULT_HISTORY, metavar="N",
                        help=f"change events kept for watches resuming from a resourceVersion "
                             f"(default {DEFAULT_HISTORY})")
-    serve_parser.add_argument("--watch-history-age", type=float, default=None, metavar="SECONDS",
+    serve.add_argument("--watch-history-age", type=seconds, default=None, metavar="SECONDS",
                        help="also forget changes older than this (default: keep --watch-history events "
                             "whatever their age; upstream's watch cache keeps about 75 s)")
-    serve_parser.add_argument("--bookmark-interval", type=float, default=60.0, metavar="SECONDS",
+    serve.add_argument("--bookmark-interval", type=positive_seconds, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
-    serve_parser.add_argument("--request-log", type=int, default=DEFAULT_REQUEST_LOG, metavar="N",
-                              help=f"requests kept for GET /fakeapi/v1/requests; 0 records none "
-                                   f"(default {DEFAULT_REQUEST_LOG})")
-    serve_parser.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
-    serve_parser.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
-                              help="create the objects of this YAML or JSON file at start (repeatable)")
+    serve.add_argument("--request-log", type=count, default=DEFAULT_REQUEST_LOG, metavar="N",
+                       help=f"requests kept for GET /fakeapi/v1/requests; 0 records none "
+                            f"(default {DEFAULT_REQUEST_LOG})")
+    serve.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
+    serve.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
+                       help="create the objects of this YAML or JSON file at start (repeatable)")
+    serve.add_argument("-v", "--log-requests", action="store_true",
+                       help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
     openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                          help="where to write v3/api__v1_openapi.json and v2/swagger.json "
@@ -46,25 +60,69 @@ def main(argv: list[str] | None = None) -> int:
     openapi.add_argument("--check", action="store_true",
                          help="write nothing; exit 1 if the files there differ from what the schemas "
                               "generate")
-    args = parser.parse_args(argv)
-    if args.command == "openapi":
-        return openapi_command(args.output_dir, args.check)
-    if args.command == "serve":
-        config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
-                              request_log=args.request_log,
-                              bookmark_interval=args.bookmark_interval, seed=args.seed)
-        _use_uvloop()
-        asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file))
-        return 0
-    return 2
+    return fakeapi
+
+
+def port(text: str) -> int:
+    number = _parse(int, text, "a port number")
+    if not 0 <= number <= 65535:
+        raise argparse.ArgumentTypeError(f"{text} is not a port: pick one in 0..65535 (0 picks a free one)")
+    return number
+
+
+def count(text: str) -> int:
+    number = _parse(int, text, "a whole number")
+    if number < 0:
+        raise argparse.ArgumentTypeError(f"{text} is negative: give 0 or more")
+    return number
+
+
+def seconds(text: str) -> float:
+    number = _parse(float, text, "a number of seconds")
+    if not number >= 0:  # also rejects nan
+        raise argparse.ArgumentTypeError(f"{text} is not a duration: give 0 or more seconds")
+    return number
+
+
+def positive_seconds(text: str) -> float:
+    number = _parse(float, text, "a number of seconds")
+    if not number > 0:
+        raise argparse.ArgumentTypeError(f"{text} is not a duration: give more than 0 seconds")
+    return number
+
+
+def _parse(kind: type[Number], text: str, what: str) -> Number:
+    try:
+        return kind(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+
+
+def serve_command(args: argparse.Namespace) -> int:
+    from fakeapi.config import ServerConfig
+    from fakeapi.serve import StartupError, serve
+
+    config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
+                          request_log=args.request_log, bookmark_interval=args.bookmark_interval,
+                          seed=args.seed)
+    _use_uvloop()
+    try:
+        asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))
+    except StartupError as error:
+        print(f"fakeapi: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:  # Ctrl-C before the server took over SIGINT: stop quietly
+        return 130
+    return 0
 
 
 def openapi_command(output_dir: Path | None, check: bool) -> int:
     try:
         from fakeapi.openapi.build import stale_documents, write_documents
     except ImportError as error:  # apispec is a generate-time tool, not a runtime dependency
-        print(f"fakeapi openapi needs apispec (pip install 'fakeapi[openapi]'): {error}", file=sys.stderr)
-        return 2
+        print(f"fakeapi: `fakeapi openapi` needs {error.name or 'apispec'}; install it with "
+              f"pip install '{DISTRIBUTION}[openapi]'", file=sys.stderr)
+        return 1
     from fakeapi.openapi import DOCUMENTS_DIR
 
     directory = output_dir or DOCUMENTS_DIR
@@ -73,7 +131,14 @@ def openapi_command(output_dir: Path | None, check: bool) -> int:
         for path in stale:
             print(f"{path} differs from what the schemas generate; run `fakeapi openapi`", file=sys.stderr)
         return 1 if stale else 0
-    for path in write_documents(directory):
+    try:
+        written = write_documents(directory)
+    except OSError as error:
+        print(f"fakeapi: cannot write the OpenAPI documents: {error.filename}: "
+              f"{(error.strerror or str(error)).lower()}; pass a writable folder with --output-dir",
+              file=sys.stderr)
+        return 1
+    for path in written:
         print(f"wrote {path}")
     return 0
 
@@ -83,51 +148,6 @@ def _use_uvloop() -> None:
         import uvloop
 
         asyncio.set_event_loop_policy(uvloop.EventLoopPolicy())
-
-
-async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None,
-                seed_files: list[Path] | None = None) -> None:
-    from aiohttp import web
-
-    from fakeapi.app import create_app
-
-    # handler_cancellation: a watch whose client went away is cancelled at once (aiohttp's default keeps
-    # a streaming handler until its next write)
-    app = create_app(config)
-    if seed_files:
-        from fakeapi.http.keys import api_key
-        from fakeapi.seeding import seed
-
-        for seed_file in seed_files:
-            seed(app[api_key], seed_file)
-    # Everything built so far (modules, schemas, plans) lives as long as the server: keep it out of
-    # the collector's way, and collect young objects less often (each request allocates thousands).
-    # (No gc.collect() first: it finds nothing after the imports and costs ~50 ms of every start.)
-    gc.freeze()
-    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
-    runner = web.AppRunner(app, access_log=None, handle_signals=False, handler_cancellation=True)
-    await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
-    bound = runner.addresses[0][1]
-    url = f"http://{_url_host(host)}:{bound}"
-    if kubeconfig is not None:
-        write_kubeconfig(kubeconfig, url)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
-    print(f"fakeapi serving on {url}", flush=True)
-    try:
-        await stop.wait()
-    finally:
-        await runner.cleanup()
-
-
-def _url_host(host: str) -> str:
-    if host in ("0.0.0.0", ""):
-        return "127.0.0.1"
-    return f"[{host}]" if ":" in host else host
 
 
 if __name__ == "__main__":

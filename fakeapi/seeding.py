@@ -30,7 +30,7 @@ def load_objects(source: Seed) -> list[JSON]:
         try:
             documents: list[Any] = list(yaml.safe_load_all(source))
         except yaml.YAMLError as error:
-            raise BadRequest(f"error converting YAML to JSON: {error}") from None
+            raise BadRequest(f"error converting YAML to JSON: {_one_line(error)}") from None
     elif isinstance(source, dict):
         documents = [source]
     else:
@@ -46,6 +46,15 @@ def load_objects(source: Seed) -> list[JSON]:
         else:
             objects.append(document)
     return objects
+
+
+def _one_line(error: Exception) -> str:
+    """PyYAML's error on one line, as go-yaml words it: `yaml: line 2: mapping values are not allowed here`
+    (PyYAML's own text spans lines and quotes the source)."""
+    mark, problem = getattr(error, "problem_mark", None), getattr(error, "problem", None)
+    if mark is None or problem is None:
+        return "yaml: " + " ".join(str(error).split())
+    return f"yaml: line {mark.line + 1}: {problem}"
 
 
 def _names_file(text: str) -> bool:

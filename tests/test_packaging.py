@@ -1,14 +1,13 @@
-"""The CLI, the kubeconfig it writes, and the compose file (no Docker engine on these machines)."""
+"""The distribution and the compose file (no Docker engine on these machines); the CLI is in test_cli.py."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import sys
-import urllib.request
+import importlib.metadata
+import re
+import tomllib
 from pathlib import Path
 
+import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -23,30 +22,19 @@ def test_compose_runs_fakeapi_serve_on_8080_with_readyz_healthcheck() -> None:
     assert "fakeapi" in (ROOT / "Dockerfile").read_text()
 
 
-def test_serve_prints_url_writes_kubeconfig_and_stops_on_sigterm(tmp_path: Path) -> None:
-    kubeconfig = tmp_path / "kubeconfig"
-    process = subprocess.Popen(
-        [sys.executable, "-m", "fakeapi", "serve", "--port", "0", "--kubeconfig", str(kubeconfig)],
-        stdout=subprocess.PIPE, text=True)
-    try:
-        assert process.stdout is not None
-        line = process.stdout.readline()
-        url = line.strip().rsplit(" ", 1)[-1]
-        assert url.startswith("http://127.0.0.1:")
-        with urllib.request.urlopen(url + "/readyz", timeout=5) as response:
-            assert response.read() == b"ok"
-        config = yaml.safe_load(kubeconfig.read_text())
-        assert config["clusters"][0]["cluster"]["server"] == url
-        assert config["current-context"] == config["contexts"][0]["name"]
-        from kubernetes import client
-        from kubernetes import config as kube_config
+def test_the_distribution_is_fakeapi_k8s_with_the_fakeapi_package_and_command() -> None:
+    """`fakeapi` on the package index is an unrelated project: ours is `fakeapi-k8s`."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert project["name"] == "fakeapi-k8s"
+    assert project["scripts"] == {"fakeapi": "fakeapi.cli:main"}
+    installed = importlib.metadata.distribution("fakeapi-k8s")
+    assert [(entry.name, entry.value) for entry in installed.entry_points if entry.group == "console_scripts"] \
+        == [("fakeapi", "fakeapi.cli:main")]
 
-        api_client = kube_config.new_client_from_config(str(kubeconfig))
-        namespaces = client.CoreV1Api(api_client).list_namespace()
-        assert "default" in [n.metadata.name for n in namespaces.items]
-        api_client.close()
-    finally:
-        os.kill(process.pid, signal.SIGTERM)
-        assert process.wait(timeout=10) == 0
-        assert process.stdout is not None
-        process.stdout.close()
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/testing-controllers.md", "Dockerfile"])
+def test_docs_install_the_distribution_by_its_name(doc: str) -> None:
+    installed = re.findall(r"pip install ([^\n&#]*)", (ROOT / doc).read_text())  # up to `&&` or a comment
+    assert installed
+    for what in installed:
+        assert not re.search(r"(?<![-\w])fakeapi(?![-\w])", what), what

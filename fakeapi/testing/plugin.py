@@ -6,12 +6,14 @@ between tests, choose a scope with `--fakeapi-scope=module|session` or the ini o
 
 `fakeapi` is thread-backed (for blocking clients like `kubernetes`); `async_fakeapi` serves on the
 test's event loop and needs pytest-asyncio (with a shared scope it is the shared thread-backed server).
+An async test that asks for `async_fakeapi` runs on pytest-asyncio's loop whatever its `asyncio_mode`.
 Nothing heavy is imported until a fixture is used, so installing fakeapi costs other test runs nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import inspect
+from collections.abc import AsyncIterator, Generator, Iterator
 from typing import TYPE_CHECKING, Any
 
 import pytest
@@ -33,6 +35,19 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fakeapi(seed=None): options of the test's fakeapi server")
+
+
+@pytest.hookimpl(wrapper=True, trylast=True)
+def pytest_pycollect_makeitem(collector: pytest.Collector, name: str, obj: object) -> Generator[None, Any, Any]:
+    """Mark `asyncio` the async tests that ask for `async_fakeapi`, so that pytest-asyncio's default strict
+    mode runs them too. trylast: this wrapper runs inside pytest-asyncio's, which reads the mark after."""
+    collected = yield
+    if collected and inspect.iscoroutinefunction(obj) and collector.config.pluginmanager.hasplugin("asyncio"):
+        for item in collected if isinstance(collected, list) else [collected]:
+            if isinstance(item, pytest.Function) and "async_fakeapi" in item.fixturenames \
+                    and item.get_closest_marker("asyncio") is None:
+                item.add_marker("asyncio")
+    return collected
 
 
 def fakeapi_scope(fixture_name: str, config: pytest.Config) -> str:

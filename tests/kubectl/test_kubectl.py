@@ -13,7 +13,7 @@ import time
 import urllib.request
 from typing import Any
 
-from tests.kubectl.conftest import Kubectl, Server
+from tests.kubectl.conftest import ROOT, Kubectl, Server
 
 PODS = "/api/v1/namespaces/default/pods"
 
@@ -220,6 +220,19 @@ def test_client_side_apply_twice_is_unchanged_and_a_change_configures(kubectl: K
     kubectl.write("apply-1.yaml", pod_yaml("apply-1", image="nginx:1.26"))
     assert kubectl.ok("apply", "-f", path) == "pod/apply-1 configured\n"
     assert kubectl.ok("get", "pod", "apply-1", "-o", "jsonpath={.spec.containers[0].image}") == "nginx:1.26"
+
+
+def test_the_readmes_example_pod_applies_as_the_readme_shows(kubectl: Kubectl) -> None:
+    path = str(ROOT / "examples" / "web.yaml")
+    assert kubectl.ok("apply", "-f", path) == "pod/web-1 created\n"
+    assert kubectl.ok("apply", "-f", path) == "pod/web-1 unchanged\n"
+    pod = json.loads(kubectl.ok("get", "pod", "web-1", "-o", "json"))
+    assert pod["metadata"]["labels"] == {"app": "web"}
+    [container] = pod["spec"]["containers"]
+    assert (container["name"], container["image"], container["resources"]) == \
+        ("nginx", "nginx:1.27", {"requests": {"cpu": "100m"}})
+    assert pod["status"]["qosClass"] == "Burstable"
+    assert kubectl.ok("delete", "pod", "web-1") == 'pod "web-1" deleted\n'
 
 
 def test_server_side_apply_owns_fields_and_reports_conflicts(kubectl: Kubectl) -> None:

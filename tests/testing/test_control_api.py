@@ -13,9 +13,9 @@ import orjson
 import yaml
 
 from fakeapi.app import create_app
-from fakeapi.cli import serve
 from fakeapi.config import ServerConfig
 from fakeapi.http.faults import ACTIONS, JSON_NAMES, MATCHERS
+from fakeapi.serve import serve
 from fakeapi.testing import FakeAPIServer
 
 API = "/fakeapi/v1"

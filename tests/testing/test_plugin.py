@@ -63,6 +63,15 @@ async def test_async_server_on_the_test_loop(async_fakeapi):
             assert await response.text() == "ok"
 '''
 
+PARAMETRIZED_ASYNC_TESTS = '''
+import pytest
+
+
+@pytest.mark.parametrize("namespace", ["default", "kube-system"])
+async def test_each_case_on_the_test_loop(async_fakeapi, namespace):
+    assert async_fakeapi.get("namespaces", namespace)["metadata"]["name"] == namespace
+'''
+
 
 OTHER_PLUGINS = ("asyncio", "aiohttp", "anyio", "hypothesispytest")
 
@@ -103,6 +112,15 @@ def test_a_shared_scope_reuses_one_server_per_module_and_resets_it(tmp_path: Pat
     ports = [port for port, _uid in record]
     assert len(set(ports[:4])) == len(set(ports[4:])) == 1 and ports[0] != ports[4]
     assert record[2][1] == record[3][1] != ""  # the reset re-seeds uids for each test
+
+
+def test_async_fakeapi_tests_run_with_pytest_asyncio_in_its_default_strict_mode(tmp_path: Path) -> None:
+    """No `asyncio_mode` and no `@pytest.mark.asyncio`: the plugin marks the tests that ask for the fixture."""
+    (tmp_path / "test_async.py").write_text(ASYNC_TESTS)
+    (tmp_path / "test_parametrized.py").write_text(PARAMETRIZED_ASYNC_TESTS)
+    result = _run_pytest(tmp_path, keep=("asyncio",))
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 passed" in result.stdout
 
 
 class _Config:

@@ -1,0 +1,122 @@
+"""`fakeapi serve`: seed, bind, write the kubeconfig, announce, serve until SIGINT or SIGTERM.
+
+What can stop a start (a port in use, an unknown host, an unreadable seed file, an unwritable
+kubeconfig path) is raised as a StartupError: one line that names the cause and the fix, which the
+CLI prints instead of a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import gc
+import shlex
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from aiohttp import web
+
+from fakeapi.app import create_app
+from fakeapi.cluster import Api
+from fakeapi.config import ServerConfig
+from fakeapi.http.accesslog import RequestLine, stream_logger
+from fakeapi.http.keys import api_key
+from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.machinery.errors import StatusError
+from fakeapi.seeding import seed
+
+GC_THRESHOLD = 20_000  # allocations between young-generation collections (CPython's default: 700)
+
+
+class StartupError(Exception):
+    """Why the server cannot start, as one line naming the cause and the fix."""
+
+
+async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None,
+                seed_files: list[Path] | None = None, log_requests: bool = False) -> None:
+    app = create_app(config)
+    for seed_file in seed_files or []:
+        seed_from_file(app[api_key], seed_file)
+    # Everything built so far (modules, schemas, plans) lives as long as the server: keep it out of
+    # the collector's way, and collect young objects less often (each request allocates thousands).
+    # (No gc.collect() first: it finds nothing after the imports and costs ~50 ms of every start.)
+    gc.freeze()
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
+    # handler_cancellation: a watch whose client went away is cancelled at once (aiohttp's default keeps
+    # a streaming handler until its next write)
+    runner = web.AppRunner(app, handle_signals=False, handler_cancellation=True,
+                           access_log=stream_logger(sys.stderr) if log_requests else None,
+                           access_log_class=RequestLine)
+    await runner.setup()
+    try:
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA cannot encode
+            raise bind_error(error, host, port) from None
+        url = f"http://{_url_host(host)}:{runner.addresses[0][1]}"
+        if kubeconfig is not None:
+            try:
+                write_kubeconfig(kubeconfig, url)
+            except OSError as error:  # FileExistsError: a folder on the path is a file
+                reason = f"{error.filename} is not a folder" if isinstance(error, FileExistsError) else \
+                    _reason(error)
+                raise StartupError(f"cannot write the kubeconfig {kubeconfig}: {reason}; "
+                                   f"pass a writable path with --kubeconfig") from None
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, stop.set)
+        print(f"fakeapi serving on {url}", flush=True)
+        print(kubeconfig_hint(kubeconfig), flush=True)
+        await stop.wait()
+    finally:
+        await runner.cleanup()
+
+
+def seed_from_file(api: Api, path: Path) -> None:
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise StartupError(f"cannot read the seed file {path}: {_reason(error)}; "
+                           f"check the path given to --seed-file") from None
+    try:
+        seed(api, data)
+    except StatusError as error:
+        cause = " ".join(error.message.split())  # YAML errors span lines; the answer is one line
+        raise StartupError(f"the seed file {path} cannot be seeded: {cause}; fix the file or leave it "
+                           f"out") from None
+
+
+def bind_error(error: OSError | UnicodeError, host: str, port: int) -> StartupError:
+    if isinstance(error, socket.gaierror | UnicodeError):
+        return StartupError(f"cannot resolve the host {host!r}; pass an address of this machine "
+                            f"with --host (e.g. 127.0.0.1, or 0.0.0.0 for every interface)")
+    if error.errno == errno.EADDRINUSE:
+        return StartupError(f"port {port} is in use; pick another with --port (0 picks a free one)")
+    if error.errno == errno.EADDRNOTAVAIL:
+        return StartupError(f"{host} is not an address of this machine; pass one with --host "
+                            f"(e.g. 127.0.0.1, or 0.0.0.0 for every interface)")
+    if error.errno == errno.EACCES:
+        return StartupError(f"no permission to listen on port {port}; pick a port above 1023 with --port")
+    return StartupError(f"cannot listen on {host} port {port}: {_reason(error)}; check --host and --port")
+
+
+def kubeconfig_hint(kubeconfig: Path | None) -> str:
+    if kubeconfig is None:
+        return "no kubeconfig written; pass --kubeconfig PATH to write one for kubectl and other clients"
+    return (f"kubeconfig written to {kubeconfig}; use it with: "
+            f"export KUBECONFIG={shlex.quote(str(kubeconfig.resolve()))}")
+
+
+def _reason(error: OSError) -> str:
+    return (error.strerror or str(error)).lower()
+
+
+def _url_host(host: str) -> str:
+    if host in ("0.0.0.0", ""):
+        return "127.0.0.1"
+    if host == "::":
+        return "[::1]"
+    return f"[{host}]" if ":" in host else host

@@ -1,0 +1,228 @@
+"""`fakeapi` as a user runs it: a subprocess on 127.0.0.1, its start lines, access log and one-line errors."""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import re
+import select
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+
+import fakeapi
+from fakeapi.cli import main
+
+FAKEAPI = [sys.executable, "-m", "fakeapi"]
+SECONDS = 30  # bound on every wait for the process: a start takes about half a second
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """fakeapi with `args`, expected to exit by itself (subprocess.run kills it on timeout)."""
+    return subprocess.run([*FAKEAPI, *args], capture_output=True, text=True, timeout=SECONDS)
+
+
+def read_line(process: subprocess.Popen[str]) -> str:
+    """The next line of stdout, read unbuffered so that each wait is bounded by select."""
+    assert process.stdout is not None
+    line, deadline = b"", time.monotonic() + SECONDS
+    while not line.endswith(b"\n"):
+        ready, _, _ = select.select([process.stdout], [], [], max(0.0, deadline - time.monotonic()))
+        assert ready, f"fakeapi printed no whole line in {SECONDS} s: {line!r}"
+        byte = os.read(process.stdout.fileno(), 1)
+        assert byte, f"fakeapi closed its stdout after {line!r}"
+        line += byte
+    return line.decode()
+
+
+def stop(process: subprocess.Popen[str]) -> str:
+    """SIGTERM by PID; the exit code must be 0; returns what it wrote to stderr."""
+    if process.poll() is None:
+        os.kill(process.pid, signal.SIGTERM)
+    try:
+        _, stderr = process.communicate(timeout=SECONDS)
+    except subprocess.TimeoutExpired:
+        os.kill(process.pid, signal.SIGKILL)
+        process.communicate(timeout=SECONDS)
+        raise
+    assert process.returncode == 0, stderr
+    return stderr
+
+
+@pytest.fixture
+def busy_port() -> Iterator[int]:
+    with socket.socket() as listener:
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        yield listener.getsockname()[1]
+
+
+def test_version_prints_the_installed_version() -> None:
+    done = run("--version")
+    assert done.returncode == 0
+    assert done.stdout == f"fakeapi {fakeapi.__version__}\n"
+    assert fakeapi.__version__ == importlib.metadata.version("fakeapi-k8s")
+
+
+def test_start_lines_name_the_url_and_how_to_use_the_kubeconfig(tmp_path: Path) -> None:
+    kubeconfig = tmp_path / "fakeapi kube config"
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--kubeconfig", str(kubeconfig)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = read_line(process)
+        url = first.removeprefix("fakeapi serving on ").strip()
+        assert first == f"fakeapi serving on {url}\n" and url.startswith("http://127.0.0.1:")
+        assert read_line(process) == (f"kubeconfig written to {kubeconfig}; use it with: "
+                                      f"export KUBECONFIG='{kubeconfig}'\n")
+        with urllib.request.urlopen(url + "/readyz", timeout=SECONDS) as response:
+            assert response.read() == b"ok"
+        config = yaml.safe_load(kubeconfig.read_text())
+        assert config["clusters"][0]["cluster"]["server"] == url
+        from kubernetes import client
+        from kubernetes import config as kube_config
+
+        api_client = kube_config.new_client_from_config(str(kubeconfig))
+        namespaces = client.CoreV1Api(api_client).list_namespace()
+        assert "default" in [n.metadata.name for n in namespaces.items]
+        api_client.close()
+    finally:
+        stderr = stop(process)
+    assert stderr == ""  # no access log unless asked for
+
+
+def test_without_kubeconfig_the_start_lines_say_how_to_get_one() -> None:
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        assert read_line(process).startswith("fakeapi serving on http://127.0.0.1:")
+        assert read_line(process) == ("no kubeconfig written; pass --kubeconfig PATH to write one for kubectl "
+                                      "and other clients\n")
+    finally:
+        stop(process)
+
+
+def test_log_requests_writes_one_line_per_request_to_stderr() -> None:
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "-v"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        url = read_line(process).strip().rsplit(" ", 1)[-1]
+        headers = {"User-Agent": "my-controller/1.0"}
+        listing = urllib.request.Request(url + "/api/v1/namespaces/default/pods?limit=1&labelSelector=app%3Dweb",
+                                         headers=headers)
+        with urllib.request.urlopen(listing, timeout=SECONDS) as response:
+            assert response.status == 200
+        missing = urllib.request.Request(url + "/api/v1/namespaces/default/pods/web", headers=headers)
+        with pytest.raises(urllib.error.HTTPError) as not_found:
+            urllib.request.urlopen(missing, timeout=SECONDS)
+        not_found.value.close()
+    finally:
+        stderr = stop(process)
+    lines = stderr.splitlines()
+    assert len(lines) == 2, stderr
+    duration = r"\d+\.\dms"
+    assert re.fullmatch(rf'GET /api/v1/namespaces/default/pods\?limit=1&labelSelector=app%3Dweb 200 {duration} '
+                        r'"my-controller/1.0"', lines[0]), lines[0]
+    assert re.fullmatch(rf'GET /api/v1/namespaces/default/pods/web 404 {duration} "my-controller/1.0"',
+                        lines[1]), lines[1]
+
+
+def assert_one_line_failure(done: subprocess.CompletedProcess[str], line: str) -> None:
+    assert (done.returncode, done.stderr, done.stdout) == (1, line + "\n", "")
+
+
+def test_a_port_in_use_is_one_line(busy_port: int) -> None:
+    done = run("serve", "--host", "127.0.0.1", "--port", str(busy_port))
+    assert_one_line_failure(done, f"fakeapi: port {busy_port} is in use; pick another with --port "
+                                  f"(0 picks a free one)")
+
+
+@pytest.mark.parametrize(("host", "line"), [
+    # a name with a space fails in the resolver library itself, before any DNS query
+    ("no such host", "fakeapi: cannot resolve the host 'no such host'; pass an address of this machine with "
+                     "--host (e.g. 127.0.0.1, or 0.0.0.0 for every interface)"),
+    # TEST-NET-1, reserved for documentation: never an address of this machine (binding sends nothing)
+    ("192.0.2.1", "fakeapi: 192.0.2.1 is not an address of this machine; pass one with --host "
+                  "(e.g. 127.0.0.1, or 0.0.0.0 for every interface)"),
+])
+def test_a_bad_host_is_one_line(host: str, line: str) -> None:
+    assert_one_line_failure(run("serve", "--host", host, "--port", "0"), line)
+
+
+def test_a_missing_seed_file_is_one_line(tmp_path: Path) -> None:
+    missing = tmp_path / "objects.yaml"
+    assert_one_line_failure(run("serve", "--port", "0", "--seed-file", str(missing)),
+                            f"fakeapi: cannot read the seed file {missing}: no such file or directory; "
+                            f"check the path given to --seed-file")
+
+
+@pytest.mark.parametrize(("content", "cause"), [
+    ("kind: Pod\n  name: [\n", "error converting YAML to JSON: yaml: line 2: mapping values are not allowed here"),
+    ("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {}\n",
+     'Pod "web" is invalid: spec.containers: Required value'),
+    ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",
+     'no matches for kind "Deployment" in version "apps/v1"'),
+])
+def test_a_seed_file_with_invalid_content_is_one_line(tmp_path: Path, content: str, cause: str) -> None:
+    seed_file = tmp_path / "objects.yaml"
+    seed_file.write_text(content)
+    assert_one_line_failure(run("serve", "--port", "0", "--seed-file", str(seed_file)),
+                            f"fakeapi: the seed file {seed_file} cannot be seeded: {cause}; fix the file or "
+                            f"leave it out")
+
+
+def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    kubeconfig = tmp_path / "file" / "kubeconfig"
+    assert_one_line_failure(run("serve", "--port", "0", "--kubeconfig", str(kubeconfig)),
+                            f"fakeapi: cannot write the kubeconfig {kubeconfig}: {tmp_path / 'file'} is not a "
+                            f"folder; pass a writable path with --kubeconfig")
+
+
+@pytest.mark.parametrize(("flag", "value", "why"), [
+    ("--port", "65536", "65536 is not a port: pick one in 0..65535 (0 picks a free one)"),
+    ("--port", "-1", "-1 is not a port: pick one in 0..65535 (0 picks a free one)"),
+    ("--port", "http", "'http' is not a port number"),
+    ("--watch-history", "-1", "-1 is negative: give 0 or more"),
+    ("--request-log", "-5", "-5 is negative: give 0 or more"),
+    ("--watch-history-age", "-1", "-1 is not a duration: give 0 or more seconds"),
+    ("--bookmark-interval", "-1", "-1 is not a duration: give more than 0 seconds"),
+    ("--bookmark-interval", "0", "0 is not a duration: give more than 0 seconds"),
+])
+def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", f"{flag}={value}"])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"fakeapi serve: error: argument {flag}: {why}"
+
+
+def test_a_rejected_flag_exits_2_with_usage_and_no_traceback() -> None:
+    done = run("serve", "--watch-history", "-1")
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr.startswith("usage: fakeapi serve ")
+    assert done.stderr.splitlines()[-1] == ("fakeapi serve: error: argument --watch-history: -1 is negative: "
+                                            "give 0 or more")
+
+
+def test_openapi_without_apispec_names_the_extra_to_install() -> None:
+    blocked = "import sys; sys.modules['apispec'] = None; from fakeapi.cli import main; sys.exit(main(['openapi']))"
+    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=SECONDS)
+    assert_one_line_failure(done, "fakeapi: `fakeapi openapi` needs apispec; install it with "
+                                  "pip install 'fakeapi-k8s[openapi]'")
+
+
+def test_openapi_to_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    output = tmp_path / "file" / "openapi"
+    assert_one_line_failure(run("openapi", "--output-dir", str(output)),
+                            f"fakeapi: cannot write the OpenAPI documents: {output / 'v3'}: not a directory; "
+                            f"pass a writable folder with --output-dir")
