@@ -51,6 +51,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
     serve.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
                        help="create the objects of this YAML or JSON file at start (repeatable)")
+    serve.add_argument("--disable-admission-plugins", type=admission_plugins, default=frozenset(),
+                       metavar="A,B", help="admission plugins to turn off, by kube-apiserver's names (fakeapi "
+                                           "runs NamespaceLifecycle, Priority and DefaultTolerationSeconds)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
@@ -91,6 +94,15 @@ def positive_seconds(text: str) -> float:
     return number
 
 
+def admission_plugins(text: str) -> frozenset[str]:
+    from fakeapi.registry.admission import UPSTREAM_PLUGINS
+
+    names = frozenset(name.strip() for name in text.split(",") if name.strip())
+    for name in sorted(names - UPSTREAM_PLUGINS):
+        raise argparse.ArgumentTypeError(f'disable-admission-plugins plugin "{name}" is unknown')
+    return names
+
+
 def _parse(kind: type[Number], text: str, what: str) -> Number:
     try:
         return kind(text)
@@ -104,7 +116,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
     config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                           request_log=args.request_log, bookmark_interval=args.bookmark_interval,
-                          seed=args.seed)
+                          seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins)
     _use_uvloop()
     try:
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))

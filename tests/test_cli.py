@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.metadata
+import json
 import os
 import re
 import select
@@ -196,6 +197,8 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--watch-history-age", "-1", "-1 is not a duration: give 0 or more seconds"),
     ("--bookmark-interval", "-1", "-1 is not a duration: give more than 0 seconds"),
     ("--bookmark-interval", "0", "0 is not a duration: give more than 0 seconds"),
+    ("--disable-admission-plugins", "Priority,NoSuchPlugin",
+     'disable-admission-plugins plugin "NoSuchPlugin" is unknown'),
 ])
 def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -226,3 +229,22 @@ def test_openapi_to_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
     assert_one_line_failure(run("openapi", "--output-dir", str(output)),
                             f"fakeapi: cannot write the OpenAPI documents: {output / 'v3'}: not a directory; "
                             f"pass a writable folder with --output-dir")
+
+
+
+def test_disabled_admission_plugins_do_not_run() -> None:
+    """`--disable-admission-plugins` takes kube-apiserver's names: a pod then gets no default tolerations."""
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--disable-admission-plugins",
+                                "DefaultTolerationSeconds,Priority"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        url = read_line(process).strip().rsplit(" ", 1)[-1]
+        pod = {"metadata": {"name": "web"}, "spec": {"containers": [{"name": "web", "image": "nginx"}]}}
+        request = urllib.request.Request(url + "/api/v1/namespaces/default/pods", method="POST",
+                                         data=json.dumps(pod).encode(),
+                                         headers={"Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=SECONDS) as response:
+            created = json.loads(response.read())
+    finally:
+        stop(process)
+    assert "tolerations" not in created["spec"] and "priority" not in created["spec"]
