@@ -195,20 +195,22 @@ def status_error(rule: FaultRule, info: RequestInfo, query: Mapping[str, str],
                  resource_version: int) -> StatusError:
     """The upstream-shaped error for a rule's status, with upstream's wording unless `message` is set."""
     message = rule.message
-    resource, name = info.resource, info.name
+    resource, name, group = info.resource, info.name, info.group
     error: StatusError
     if rule.status == 400:
         error = BadRequest(message or "the server rejected our request for an unknown reason")
     elif rule.status == 403:
         scope = f' in the namespace "{info.namespace}"' if info.namespace else " at the cluster scope"
         why = message or (f'User "system:anonymous" cannot {info.verb} resource "{_qualified(info)}" '
-                          f'in API group ""{scope}')
-        error = Forbidden.for_object(_qualified(info), name, why)
+                          f'in API group "{group}"{scope}')
+        error = Forbidden.for_object(_qualified(info), name, why, group=group)
     elif rule.status == 404:
-        error = NotFound(message, {"name": name, "kind": resource}) if message else \
-            NotFound.for_object(resource, name)
+        error = NotFound.for_object(resource, name, group=group)
+        if message:
+            error.message = message
     elif rule.status == 409:
-        error = Conflict.for_object(resource, name, message) if message else Conflict.modified(resource, name)
+        error = Conflict.for_object(resource, name, message, group=group) if message else \
+            Conflict.modified(resource, name, group=group)
     elif rule.status == 410:
         sent = query.get("resourceVersion") or "0"
         error = Expired(message or f"too old resource version: {sent} ({resource_version})")

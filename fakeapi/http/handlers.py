@@ -107,16 +107,19 @@ async def delete(request: web.Request) -> web.Response:
     options = DeleteOptions.parse(body, request.query)
     obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
     if gone and not registry.info.returns_deleted_object:
-        return json_response(success_status(registry.info.resource, obj))
+        return json_response(success_status(registry.info.resource, registry.info.group, obj))
     accepted = not gone and options.orphan_dependents is False
     return json_response(obj, status=202 if accepted else 200)
 
 
-def success_status(resource: str, deleted: JSON) -> JSON:
+def success_status(resource: str, group: str, deleted: JSON) -> JSON:
     """What upstream answers for a finished delete of a resource that does not return the object."""
     meta = deleted.get("metadata", {})
-    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success",
-            "details": {"name": meta.get("name", ""), "kind": resource, "uid": meta.get("uid", "")}}
+    details: JSON = {"name": meta.get("name", "")}
+    if group:
+        details["group"] = group
+    details.update(kind=resource, uid=meta.get("uid", ""))
+    return {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "details": details}
 
 
 # ---- subresources
@@ -138,8 +141,8 @@ async def patch_subresource(request: web.Request) -> web.Response:
 async def _replace(request: web.Request, registry: Registry) -> web.Response:
     body = await read_object(request)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
-    updated = registry.update(_namespace(request), request.match_info["name"], body, options)
-    return json_response(updated, warnings=options.warnings)
+    updated, created = registry.replace(_namespace(request), request.match_info["name"], body, options)
+    return json_response(updated, status=201 if created else 200, warnings=options.warnings)
 
 
 async def _patch(request: web.Request, registry: Registry) -> web.Response:

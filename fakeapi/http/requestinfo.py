@@ -23,6 +23,7 @@ class RequestInfo:
     namespace: str = ""
     name: str = ""
     is_resource_request: bool = False
+    group: str = ""  # the API group: "" for /api/v1, `coordination.k8s.io` for /apis/coordination.k8s.io/v1
 
 
 def request_info(method: str, path: str, query: Mapping[str, str]) -> RequestInfo:
@@ -32,6 +33,7 @@ def request_info(method: str, path: str, query: Mapping[str, str]) -> RequestInf
     non_resource = RequestInfo(verb=method.lower())
     if len(parts) < 3 or parts[0] not in ("api", "apis"):
         return non_resource
+    group = parts[1] if parts[0] == "apis" else ""
     parts = parts[1:] if parts[0] == "api" else parts[2:]  # /api/{version} or /apis/{group}/{version}
     if len(parts) < 2:
         return non_resource
@@ -56,7 +58,7 @@ def request_info(method: str, path: str, query: Mapping[str, str]) -> RequestInf
         name = _exact_name(query.get("fieldSelector", ""))
     if not name and verb == "delete":
         verb = "deletecollection"
-    return RequestInfo(verb, resource, subresource, namespace, name, True)
+    return RequestInfo(verb, resource, subresource, namespace, name, True, group)
 
 
 def _exact_name(selector: str) -> str:

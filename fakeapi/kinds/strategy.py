@@ -45,6 +45,10 @@ class Strategy:
         """May a PUT without metadata.resourceVersion overwrite whatever is stored?"""
         return True
 
+    def allow_create_on_update(self) -> bool:
+        """Does a PUT to a missing object create it (upstream's AllowCreateOnUpdate; leases do)?"""
+        return False
+
     def holds_deletion(self, obj: JSON) -> bool:
         """Whether the kind itself keeps a deleted object until something clears it, as finalizers do
         (a namespace's spec.finalizers)."""

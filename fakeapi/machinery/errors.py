@@ -53,6 +53,12 @@ class StatusError(Exception):
         return status
 
 
+def qualified(resource: str, group: str) -> str:
+    """Upstream's GroupResource.String() (and GroupKind.String()): `leases.coordination.k8s.io`, or the bare
+    name in the core group. Messages about an object name it so; its details carry the two apart."""
+    return f"{resource}.{group}" if group else resource
+
+
 def _details(resource: str, name: str, group: str = "") -> JSON:
     details: JSON = {"name": name}
     if group:
@@ -71,8 +77,8 @@ class Forbidden(StatusError):
     reason = "Forbidden"
 
     @classmethod
-    def for_object(cls, resource: str, name: str, why: str) -> Forbidden:
-        return cls(f'{resource} "{name}" is forbidden: {why}', _details(resource, name))
+    def for_object(cls, resource: str, name: str, why: str, *, group: str = "") -> Forbidden:
+        return cls(f'{qualified(resource, group)} "{name}" is forbidden: {why}', _details(resource, name, group))
 
 
 class NotFound(StatusError):
@@ -80,8 +86,8 @@ class NotFound(StatusError):
     reason = "NotFound"
 
     @classmethod
-    def for_object(cls, resource: str, name: str) -> NotFound:
-        return cls(f'{resource} "{name}" not found', _details(resource, name))
+    def for_object(cls, resource: str, name: str, *, group: str = "") -> NotFound:
+        return cls(f'{qualified(resource, group)} "{name}" not found', _details(resource, name, group))
 
     @classmethod
     def path(cls) -> NotFound:
@@ -111,8 +117,8 @@ class AlreadyExists(StatusError):
     reason = "AlreadyExists"
 
     @classmethod
-    def for_object(cls, resource: str, name: str, prefix: str = "") -> AlreadyExists:
-        return cls(f'{prefix}{resource} "{name}" already exists', _details(resource, name))
+    def for_object(cls, resource: str, name: str, prefix: str = "", *, group: str = "") -> AlreadyExists:
+        return cls(f'{prefix}{qualified(resource, group)} "{name}" already exists', _details(resource, name, group))
 
 
 class Conflict(StatusError):
@@ -120,15 +126,17 @@ class Conflict(StatusError):
     reason = "Conflict"
 
     @classmethod
-    def for_object(cls, resource: str, name: str, why: str) -> Conflict:
-        return cls(f'Operation cannot be fulfilled on {resource} "{name}": {why}', _details(resource, name))
+    def for_object(cls, resource: str, name: str, why: str, *, group: str = "") -> Conflict:
+        return cls(f'Operation cannot be fulfilled on {qualified(resource, group)} "{name}": {why}',
+                   _details(resource, name, group))
 
     @classmethod
-    def modified(cls, resource: str, name: str) -> Conflict:
+    def modified(cls, resource: str, name: str, *, group: str = "") -> Conflict:
         return cls.for_object(
             resource,
             name,
             "the object has been modified; please apply your changes to the latest version and try again",
+            group=group,
         )
 
 
@@ -167,7 +175,7 @@ class Invalid(StatusError):
             details["group"] = group
         details["kind"] = kind
         details["causes"] = [error.to_cause() for error in errors]
-        super().__init__(f'{kind} "{name}" is invalid: {aggregate_message(errors)}', details)
+        super().__init__(f'{qualified(kind, group)} "{name}" is invalid: {aggregate_message(errors)}', details)
         self.errors = errors
 
 
@@ -198,9 +206,9 @@ class Timeout(StatusError):
     reason = "Timeout"
 
 
-def raise_if_invalid(kind: str, name: str, errors: list[FieldError]) -> None:
+def raise_if_invalid(kind: str, name: str, errors: list[FieldError], group: str = "") -> None:
     if errors:
-        raise Invalid(kind, name, errors)
+        raise Invalid(kind, name, errors, group)
 
 
 ERROR_CLASSES: dict[int, type[StatusError]] = {

@@ -60,11 +60,8 @@ def server_side_apply(
     """Apply `patch_body` (a partial object) as `options.field_manager`. Returns the object and
     whether it was created."""
     if not options.field_manager:
-        error = Invalid("PatchOptions", "", [fe.required("fieldManager", "is required for apply patch")],
-                        group="meta.k8s.io")
-        # upstream names the kind with its group here: `PatchOptions.meta.k8s.io "" is invalid: ...`
-        error.message = error.message.replace("PatchOptions", "PatchOptions.meta.k8s.io", 1)
-        raise error
+        raise Invalid("PatchOptions", "", [fe.required("fieldManager", "is required for apply patch")],
+                      group="meta.k8s.io")
     manager = registry.field_manager
     assert isinstance(manager, FieldManager)
     config = _checked_config(registry, namespace, name, patch_body, manager.tree)

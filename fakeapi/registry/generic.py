@@ -14,7 +14,7 @@ import orjson
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, parse_rfc3339, rfc3339
 from fakeapi.machinery.decode import decode
-from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, UnknownError
+from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.jsonvalues import copy_json, json_type_name
@@ -90,10 +90,18 @@ class Registry:
     # ---- reads
 
     def get(self, namespace: str, name: str) -> JSON:
-        return self.store.get(self.key(namespace, name))
+        obj: JSON = orjson.loads(self.get_bytes(namespace, name))
+        return obj
 
     def get_bytes(self, namespace: str, name: str) -> bytes:
-        return self.store.get_bytes(self.key(namespace, name))
+        try:
+            return self.store.get_bytes(self.key(namespace, name))
+        except NotFound:
+            raise self._not_found(name) from None
+
+    def _not_found(self, name: str) -> NotFound:
+        """Upstream's storeerr: the store's NotFound, told with the resource's group (`leases.coordination.k8s.io`)."""
+        return NotFound.for_object(self.info.resource, name, group=self.info.group)
 
     def find(self, namespace: str, name: str) -> JSON | None:
         """The object, or None if there is none."""
@@ -140,7 +148,7 @@ class Registry:
             raise UnknownError("resourceVersion should not be set on objects to be created")
         key = self.key(meta.get("namespace", ""), meta["name"])
         if self.store.exists(key):
-            raise AlreadyExists.for_object(key.resource, key.name, self._deleting_prefix(key))
+            raise AlreadyExists.for_object(key.resource, key.name, self._deleting_prefix(key), group=self.info.group)
         if options.dry_run:
             return obj
         self.store.create(key, obj)  # stamps obj with its resourceVersion; the store keeps only bytes
@@ -155,14 +163,27 @@ class Registry:
     def update(self, namespace: str, name: str, body: Any, options: WriteOptions) -> JSON:
         """PUT: the body replaces the stored object, through the update pipeline."""
         new = self.decode(body, options)
-        meta: JSON = new["metadata"]
+        self._check_put_target(new["metadata"], namespace, name)
+        return self._update(self.key(namespace, name), new, self.get(namespace, name), options)
+
+    def replace(self, namespace: str, name: str, body: Any, options: WriteOptions) -> tuple[JSON, bool]:
+        """PUT: `update`, or, for a missing object whose strategy allows it (leases), a create. Returns the
+        object and whether it was created."""
+        if not self.strategy.allow_create_on_update() or self.store.exists(self.key(namespace, name)):
+            return self.update(namespace, name, body, options), False
+        obj = self.decode(body, options)
+        self._check_put_target(obj["metadata"], namespace, name)
+        obj["metadata"].pop("resourceVersion", None)  # upstream's create-on-update ignores a version sent
+        return self.create(namespace, obj, options), True
+
+    def _check_put_target(self, meta: JSON, namespace: str, name: str) -> None:
+        """A PUT body names the object of its URL."""
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
                              f"the name on the URL ({name})")
         if self.info.namespaced and meta.get("namespace") and meta["namespace"] != namespace:
             raise BadRequest(f"the namespace of the object ({meta['namespace']}) does not match "
                              f"the namespace on the request ({namespace})")
-        return self._update(self.key(namespace, name), new, self.get(namespace, name), options)
 
     def patch(self, namespace: str, name: str, patcher: Patcher, patch: Any, options: WriteOptions) -> JSON:
         """A patch computes the new object from the stored one, then runs the update pipeline."""
@@ -184,10 +205,10 @@ class Registry:
         self._check_uid_precondition(key, meta.get("uid"), old_meta.get("uid"))
         sent_rv = meta.get("resourceVersion")
         if sent_rv and sent_rv != old_meta["resourceVersion"]:
-            raise Conflict.modified(key.resource, key.name)
+            raise Conflict.modified(key.resource, key.name, group=self.info.group)
         if not sent_rv and not self.strategy.allow_unconditional_update():
             raise Invalid(self.info.kind, key.name, [
-                invalid("metadata.resourceVersion", 0, "must be specified for an update")])
+                invalid("metadata.resourceVersion", 0, "must be specified for an update")], self.info.group)
         meta["resourceVersion"] = old_meta["resourceVersion"]
         ensure_namespace(self.info, meta, key.namespace)
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
@@ -219,6 +240,7 @@ class Registry:
             raise Conflict.for_object(
                 key.resource, key.name,
                 f"Precondition failed: UID in precondition: {sent}, UID in object meta: {stored}",
+                group=self.info.group,
             )
 
     # ---- delete
@@ -226,7 +248,7 @@ class Registry:
     def delete(self, namespace: str, name: str, options: DeleteOptions) -> tuple[JSON, bool]:
         """Delete (or start deleting) an object. Returns the object and whether it is gone now."""
         key = self.key(namespace, name)
-        old = self.store.get(key)
+        old = self.get(namespace, name)
         meta: JSON = old["metadata"]
         self._check_delete_preconditions(key, meta, options)
         self.admission.admit(Attributes(DELETE, self.info, "", key.namespace, name, None, old, options.dry_run))
@@ -275,18 +297,21 @@ class Registry:
         return new, False
 
     def _check_delete_preconditions(self, key: ObjectKey, meta: JSON, options: DeleteOptions) -> None:
-        kind = self.info.kind
+        # upstream's rest.BeforeDelete names the object by its kind here (`Lease.coordination.k8s.io`)
+        kind, group = self.info.kind, self.info.group
         if options.uid is not None and options.uid != meta.get("uid"):
             raise Conflict.for_object(
                 kind, key.name,
                 f"the UID in the precondition ({options.uid}) does not match the UID in record "
                 f"({meta.get('uid')}). The object might have been deleted and then recreated",
+                group=group,
             )
         if options.resource_version is not None and options.resource_version != meta.get("resourceVersion"):
             raise Conflict.for_object(
                 kind, key.name,
                 f"the ResourceVersion in the precondition ({options.resource_version}) does not match the "
                 f"ResourceVersion in record ({meta.get('resourceVersion')}). The object might have been modified",
+                group=group,
             )
 
 

@@ -11,7 +11,7 @@ from typing import Final
 import orjson
 
 from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.errors import BadRequest, Expired, Invalid, UnknownError, aggregate_message
+from fakeapi.machinery.errors import BadRequest, Expired, Invalid, UnknownError
 from fakeapi.machinery.labels import LabelSelector, go_quote
 from fakeapi.machinery.selectors import FieldLabels, FieldSelector, parse_field_selector, parse_label_selector
 from fakeapi.machinery.types import JSON, ObjectKey
@@ -78,7 +78,6 @@ def parse_list_options(query: Mapping[str, str], field_labels: FieldLabels,
     errors = _validate(options)
     if errors:
         invalid = Invalid("ListOptions", "", errors, group="meta.k8s.io")
-        invalid.message = f'ListOptions.meta.k8s.io "" is invalid: {aggregate_message(errors)}'
         if invalid.details is not None:
             invalid.details.pop("name", None)  # an empty name is omitted from StatusDetails
         raise invalid

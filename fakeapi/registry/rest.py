@@ -45,9 +45,9 @@ def before_create(strategy: Strategy, info: ResourceInfo, obj: JSON, options: Wr
     meta: JSON = obj["metadata"]
     name = str(meta.get("name") or meta.get("generateName") or "")
     strategy.prepare_for_create(obj)
-    raise_if_invalid(info.kind, name, strategy.validate(obj))
+    raise_if_invalid(info.kind, name, strategy.validate(obj), info.group)
     raise_if_invalid(info.kind, name, validate_object_meta(
-        meta, info.namespaced, "metadata", names.path_segment_name, kube_finalizers=False))
+        meta, info.namespaced, "metadata", names.path_segment_name, kube_finalizers=False), info.group)
     options.warnings.extend(strategy.warnings_on_create(obj))
     strategy.canonicalize(obj)
 
@@ -70,6 +70,7 @@ def before_update(strategy: Strategy, info: ResourceInfo, new: JSON, old: JSON, 
     if meta.get("deletionGracePeriodSeconds") is None and "deletionGracePeriodSeconds" in old_meta:
         meta["deletionGracePeriodSeconds"] = old_meta["deletionGracePeriodSeconds"]
     errors = validate_common_update(new, old, info.namespaced)
-    raise_if_invalid(info.kind, str(meta.get("name") or ""), errors + strategy.validate_update(new, old))
+    raise_if_invalid(info.kind, str(meta.get("name") or ""), errors + strategy.validate_update(new, old),
+                     info.group)
     options.warnings.extend(strategy.warnings_on_update(new, old))
     strategy.canonicalize(new)

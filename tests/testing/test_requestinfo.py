@@ -41,7 +41,7 @@ from fakeapi.http.requestinfo import request_info
         # the old watch prefix
         ("GET", "/api/v1/watch/namespaces/ns/pods", {}, Info("watch", "pods", "", "ns", "", True)),
         ("GET", "/apis/apps/v1/namespaces/ns/deployments/d", {},
-         Info("get", "deployments", "", "ns", "d", True)),
+         Info("get", "deployments", "", "ns", "d", True, "apps")),
         # non-resource requests keep the method as their verb
         ("GET", "/healthz", {}, Info("get")),
         ("GET", "/api/v1", {}, Info("get")),

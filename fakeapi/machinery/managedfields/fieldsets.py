@@ -218,13 +218,6 @@ def reset_fields(subresource: str) -> Trie:
     return {field_element("status"): LEAF}
 
 
-def zero_object(kind: str) -> JSON:
-    """What upstream compares a created object against: the Go zero value of the kind, as JSON."""
-    if kind == "Pod":
-        return {"metadata": {}, "spec": {"containers": None}, "status": {}}
-    return {"metadata": {}}
-
-
 def created_fields(obj: JSON, tree: JSON, zero: JSON, ignored: Trie) -> JSON:
     """The FieldsV1 (wire form) a create gives its manager: everything the object sets that its zero
     value does not, less apiVersion, kind, system metadata and the endpoint's reset fields."""

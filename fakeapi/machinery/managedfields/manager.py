@@ -33,7 +33,6 @@ from fakeapi.machinery.managedfields.fieldsets import (
     compare,
     created_fields,
     reset_fields,
-    zero_object,
 )
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
@@ -161,6 +160,8 @@ class FieldManager:
 
     def __init__(self, schema: Schema, clock: Clock, subresource: str = "", api_version: str = "v1") -> None:
         self.tree = patch_tree(schema)
+        # what a create is compared against: the kind's Go zero value (TypedSchema.go_zero)
+        self.zero: JSON = getattr(schema, "go_zero", {"metadata": {}})
         self.api_version = api_version
         self.clock = clock
         self.subresource = subresource
@@ -184,7 +185,7 @@ class FieldManager:
         # subresource; sent ones that cannot be read fall back to the stored ones
         explicit = not self.subresource and sent is not None and sent != stored
         # managedFields are compared too (shared with the stored ones, unless sent): STRIPPED drops them
-        changes = compare(old if old is not None else zero_object(str(new.get("kind"))), new, self.tree)
+        changes = compare(old if old is not None else self.zero, new, self.tree)
         changed = difference(changes.changed, STRIPPED)
         if old is None:
             # on update the strategy has already put back what this endpoint may not change
@@ -223,7 +224,7 @@ class FieldManager:
 
     def _created_wire_of(self, owned_json: bytes) -> JSON:
         owned: JSON = orjson.loads(owned_json)
-        return created_fields(owned, self.tree, zero_object(str(owned.get("kind"))), self.ignored)
+        return created_fields(owned, self.tree, self.zero, self.ignored)
 
     def _updated_entries(self, stored: list[JSON], ident: ManagerId, changed: Trie,
                          removed: Trie) -> list[JSON]:

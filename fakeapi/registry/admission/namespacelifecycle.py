@@ -30,4 +30,5 @@ class NamespaceLifecycle:
                 info.resource, attributes.name,
                 f"unable to create new content in namespace {attributes.namespace} because it is being "
                 "terminated",
+                group=info.group,
             )

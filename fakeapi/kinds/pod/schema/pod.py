@@ -383,6 +383,7 @@ class PodSchema(TypedSchema):
     """A collection of containers that can run on a host."""
 
     openapi_name = "io.k8s.api.core.v1.Pod"
+    go_zero = {"metadata": {}, "spec": {"containers": None}, "status": {}}
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
     spec = fields.Nested(PodSpecSchema, metadata=doc("Specification of the desired behavior of the pod."))
