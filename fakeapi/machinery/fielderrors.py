@@ -100,6 +100,10 @@ def forbidden(field: str, detail: str) -> FieldError:
     return FieldError(FORBIDDEN, field, OMIT, detail)
 
 
+def internal(field: str, detail: str) -> FieldError:
+    return FieldError(INTERNAL, field, OMIT, detail)
+
+
 def too_long(field: str, max_length: int, detail: str = "") -> FieldError:
     return FieldError(TOO_LONG, field, OMIT, detail or f"may not be more than {max_length} bytes")
 

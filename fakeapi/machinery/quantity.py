@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 DECIMAL_SI = "DecimalSI"
 BINARY_SI = "BinarySI"
@@ -67,6 +67,33 @@ def canonical_quantity(raw: str | int | float) -> str:
 def round_up_to_milli(raw: str | int | float) -> str:
     """SetDefaults_ResourceList: round away from zero to milli precision, then canonicalise (`1n` -> `1m`)."""
     return _rounded_text(_as_text(raw))
+
+
+def round_resource_list(resource_list: Any) -> None:
+    """SetDefaults_ResourceList on a wire ResourceList (in place): every quantity rounded up to milli and
+    re-serialised canonically. A quantity that does not parse is left for validation to report."""
+    if not isinstance(resource_list, dict):
+        return
+    for name, amount in resource_list.items():
+        if type(amount) is str:
+            rounded = _rounded(amount)
+            if rounded is not None and rounded != amount:
+                resource_list[name] = rounded
+        elif amount is None:
+            resource_list[name] = "0"  # a JSON null decodes to a zero Quantity
+        elif isinstance(amount, int | float) and not isinstance(amount, bool):
+            try:
+                resource_list[name] = round_up_to_milli(amount)
+            except ValueError:
+                pass
+
+
+@lru_cache(maxsize=4096)
+def _rounded(amount: str) -> str | None:
+    try:
+        return round_up_to_milli(amount)
+    except ValueError:
+        return None
 
 
 def quantities_equal(a: str | int | float, b: str | int | float) -> bool:

@@ -17,7 +17,7 @@ from fakeapi.machinery.quantity import (
     canonical_quantity,
     format_quantity,
     parse,
-    round_up_to_milli,
+    round_resource_list,
 )
 from fakeapi.machinery.types import JSON
 
@@ -118,10 +118,10 @@ def _default_pod_spec(spec: JSON) -> None:
     for key in _CONTAINER_LISTS:
         for container in _dicts(spec.get(key)):
             _default_container(container)
-    _round_resource_list(spec.get("overhead"))
+    round_resource_list(spec.get("overhead"))
     if isinstance(pod_resources, dict):
-        _round_resource_list(pod_resources.get("limits"))
-        _round_resource_list(pod_resources.get("requests"))
+        round_resource_list(pod_resources.get("limits"))
+        round_resource_list(pod_resources.get("requests"))
     # conversion: the deprecated serviceAccount mirrors serviceAccountName, which wins when both are set
     account = spec.get("serviceAccountName") or spec.get("serviceAccount")
     if account:
@@ -173,8 +173,8 @@ def _default_env(env: Any) -> None:
 
 def _default_resources(resources: Any) -> None:
     if type(resources) is dict:
-        _round_resource_list(resources.get("limits"))
-        _round_resource_list(resources.get("requests"))
+        round_resource_list(resources.get("limits"))
+        round_resource_list(resources.get("requests"))
 
 
 def _default_probe(probe: Any) -> None:
@@ -316,11 +316,11 @@ _VOLUME_SOURCES: dict[str, Callable[[JSON], None]] = {
 def _default_pod_status(status: JSON) -> None:
     for key in _STATUS_LISTS:
         for container_status in _dicts(status.get(key)):
-            _round_resource_list(container_status.get("allocatedResources"))
+            round_resource_list(container_status.get("allocatedResources"))
             resources = container_status.get("resources")
             if isinstance(resources, dict):
-                _round_resource_list(resources.get("limits"))
-                _round_resource_list(resources.get("requests"))
+                round_resource_list(resources.get("limits"))
+                round_resource_list(resources.get("requests"))
     # conversion: a singular podIP/hostIP that disagrees with (or lacks) its list replaces the list,
     # for older clients that only know the singular; podIP itself is re-derived from podIPs[0]
     for single, plural in (("podIP", "podIPs"), ("hostIP", "hostIPs")):
@@ -337,33 +337,6 @@ def _default_pod_status(status: JSON) -> None:
 
 
 # -- quantities -------------------------------------------------------------------------------
-
-
-def _round_resource_list(resource_list: Any) -> None:
-    """SetDefaults_ResourceList: every quantity rounded up to milli and re-serialised canonically.
-    A quantity that does not parse is left for validation to report."""
-    if not isinstance(resource_list, dict):
-        return
-    for name, amount in resource_list.items():
-        if type(amount) is str:
-            rounded = _rounded(amount)
-            if rounded is not None and rounded != amount:
-                resource_list[name] = rounded
-        elif amount is None:
-            resource_list[name] = "0"  # a JSON null decodes to a zero Quantity
-        elif isinstance(amount, int | float) and not isinstance(amount, bool):
-            try:
-                resource_list[name] = round_up_to_milli(amount)
-            except ValueError:
-                pass
-
-
-@lru_cache(maxsize=4096)
-def _rounded(amount: str) -> str | None:
-    try:
-        return round_up_to_milli(amount)
-    except ValueError:
-        return None
 
 
 def _canonical_or_same(amount: Any) -> Any:

@@ -71,6 +71,7 @@ _ENV_VAR_RE = re.compile(_ENV_VAR_FMT)
 _PORT_NAME_CHARSET_RE = re.compile("[-a-z0-9]+")
 _PORT_NAME_LETTER_RE = re.compile("[a-z]")
 _SLOPPY_IPV4_RE = re.compile(r"[0-9]{1,3}(\.[0-9]{1,3}){3}")
+_DIGITS_RE = re.compile(r"[0-9]+")
 # Go's regexp has no \Z quirks, but Python's `$` matches before a trailing newline: use fullmatch.
 
 
@@ -275,6 +276,24 @@ def is_ipv6(ip: ipaddress.IPv4Address | ipaddress.IPv6Address) -> bool:
 def is_valid_ip(value: str) -> list[str]:
     if parse_ip_sloppy(value) is None:
         return ["must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)"]
+    return []
+
+
+def parse_cidr_sloppy(value: str) -> ipaddress.IPv4Network | ipaddress.IPv6Network | None:
+    """Like Go's netutils.ParseCIDRSloppy: a sloppy IP, `/`, then a decimal prefix length (leading zeros
+    allowed) within the address's bits; host bits may be set. The network, or None."""
+    address, slash, prefix = value.partition("/")
+    if not slash or not _DIGITS_RE.fullmatch(prefix):
+        return None
+    ip = parse_ip_sloppy(address)
+    if ip is None or int(prefix) > ip.max_prefixlen:
+        return None
+    return ipaddress.ip_network(f"{ip}/{int(prefix)}", strict=False)
+
+
+def is_valid_cidr(value: str) -> list[str]:
+    if parse_cidr_sloppy(value) is None:
+        return ["must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)"]
     return []
 
 

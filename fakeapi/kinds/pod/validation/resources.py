@@ -14,7 +14,8 @@ from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.quantity import Quantity, add_quantities, format_quantity, parse
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
-from fakeapi.machinery.validation.values import GoText, as_dict, as_list, as_str, quantity, quantity_text
+from fakeapi.machinery.validation.resources import is_extended, is_native, quantity_errors
+from fakeapi.machinery.validation.values import as_dict, as_list, as_str, quantity, quantity_text
 
 ResourceNameCheck = Callable[[str, str], list[FieldError]]
 
@@ -30,12 +31,6 @@ _STANDARD = frozenset(
         "services.loadbalancers",
     }
 )  # fmt: skip
-_INTEGER = frozenset(
-    {
-        "pods", "resourcequotas", "services", "replicationcontrollers", "secrets", "configmaps",
-        "persistentvolumeclaims", "services.nodeports", "services.loadbalancers",
-    }
-)  # fmt: skip
 _NO_OVERCOMMIT = frozenset({"alpha.kubernetes.io/nvidia-gpu"})
 _POD_LEVEL = ("cpu", "memory")
 _QOS_RESOURCES = frozenset(_POD_LEVEL)
@@ -43,16 +38,6 @@ _QOS_RESOURCES = frozenset(_POD_LEVEL)
 
 def is_hugepages(name: str) -> bool:
     return name.startswith(HUGEPAGES_PREFIX)
-
-
-def is_native(name: str) -> bool:
-    return "/" not in name or "kubernetes.io/" in name
-
-
-def is_extended(name: str) -> bool:
-    if is_native(name) or name.startswith("requests."):
-        return False
-    return not names.is_qualified_name("requests." + name)
 
 
 @lru_cache(maxsize=1024)
@@ -92,32 +77,6 @@ def validate_pod_resource_name(name: str, path: str) -> list[FieldError]:
     return []
 
 
-def _milli_value(value: Fraction) -> int:
-    return math.ceil(value * 1000)  # MilliValue rounds up
-
-
-def validate_quantity_value(name: str, raw: Any, path: str) -> list[FieldError]:
-    """Non-negative; integer resources (extended ones included) must be whole numbers."""
-    value = quantity(raw)
-    if value is None:
-        return []
-    return _quantity_errors(name, raw, value, path)
-
-
-def _quantity_errors(name: str, raw: Any, value: Fraction, path: str) -> list[FieldError]:
-    errs: list[FieldError] = []
-    if value < 0:
-        errs.append(fe.invalid(path, quantity_text(raw), "must be greater than or equal to 0"))
-    if name not in _QOS_RESOURCES and _is_integer_resource(name) and _milli_value(value) % 1000:
-        errs.append(fe.invalid(path, GoText(quantity_text(raw)), "must be an integer"))
-    return errs
-
-
-@lru_cache(maxsize=1024)
-def _is_integer_resource(name: str) -> bool:
-    return name in _INTEGER or is_extended(name)
-
-
 @lru_cache(maxsize=1024)
 def _cached_name_errors(check: ResourceNameCheck, name: str) -> tuple[FieldError, ...]:
     return tuple(check(name, ""))
@@ -155,7 +114,7 @@ def validate_requirements(
         at = f"{limits_path}[{name}]"
         errs += _name_errors(name_check, name, at)
         if value is not None:
-            errs += _quantity_errors(name, raw, value, at)
+            errs += quantity_errors(name, raw, value, at)
         if is_hugepages(name):
             has_hugepages = True
             problem = _hugepage_error(name, raw, value) if value is not None else None
@@ -168,7 +127,7 @@ def validate_requirements(
             at = f"{requests_path}[{name}]"
             errs += _name_errors(name_check, name, at)
             if value is not None:
-                errs += _quantity_errors(name, raw, value, at)
+                errs += quantity_errors(name, raw, value, at)
         if name in limits:
             limit = limit_values[name]
             if value is not None and limit is not None and value != limit:
