@@ -8,7 +8,9 @@ from fakeapi.config import ServerConfig
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.kind import Kind
+from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
+from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import NotFound
@@ -31,6 +33,8 @@ KINDS: tuple[Kind, ...] = (
     POD,
     NAMESPACE,
     EVENT,
+    NODE,
+    LEASE,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 

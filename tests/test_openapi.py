@@ -18,9 +18,10 @@ from fakeapi.openapi.build import build_documents, render, stale_documents
 
 V3_DOCUMENT = v3_document("api/v1")
 V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
+COORDINATION = json.loads((DOCUMENTS_DIR / v3_document("apis/coordination.k8s.io/v1")).read_text())
 V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())
 SCHEMAS = V3["components"]["schemas"]
-KINDS = ("Pod", "Namespace", "Event", "Binding")
+KINDS = ("Pod", "Namespace", "Event", "Node", "Binding")
 
 
 def test_committed_documents_are_what_the_schemas_generate() -> None:
@@ -50,16 +51,19 @@ def patch_operations(document: dict[str, Any]) -> Iterator[dict[str, Any]]:
             yield item["patch"]
 
 
-@pytest.mark.parametrize("kind", ["Pod", "Namespace", "Event"])
-@pytest.mark.parametrize("document", [V3, V2], ids=["v3", "v2"])
+@pytest.mark.parametrize(
+    ("document", "group", "kind"),
+    [(document, "", kind) for document in (V3, V2) for kind in ("Pod", "Namespace", "Event", "Node")]
+    + [(COORDINATION, "coordination.k8s.io", "Lease"), (V2, "coordination.k8s.io", "Lease")],
+)
 def test_each_created_kind_has_a_patch_operation_with_its_gvk_and_field_validation(
-    document: dict[str, Any], kind: str
+    document: dict[str, Any], group: str, kind: str
 ) -> None:
     """What kubectl's query-param verifier looks for before it sends fieldValidation=Strict."""
     supported = [
         op
         for op in patch_operations(document)
-        if op["x-kubernetes-group-version-kind"] == {"group": "", "version": "v1", "kind": kind}
+        if op["x-kubernetes-group-version-kind"] == {"group": group, "version": "v1", "kind": kind}
         and op["x-kubernetes-action"] == "patch"
         and any(p["name"] == "fieldValidation" and p["in"] == "query" for p in op["parameters"])
     ]
@@ -93,10 +97,18 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/namespaces/{namespace}/pods/{name}/log": ["get"],
         "/api/v1/namespaces/{namespace}/pods/{name}/resize": ["get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/pods/{name}/status": ["get", "patch", "put"],
+        "/api/v1/nodes": ["delete", "get", "post"],
+        "/api/v1/nodes/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/nodes/{name}/status": ["get", "patch", "put"],
         "/api/v1/pods": ["get"],
         "/api/v1/namespaces/{namespace}/bindings": ["post"],
     }
-    assert set(V2["paths"]) == set(V3["paths"])
+    assert {path: sorted(set(item) - {"parameters"}) for path, item in COORDINATION["paths"].items()} == {
+        "/apis/coordination.k8s.io/v1/leases": ["get"],
+        "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases": ["delete", "get", "post"],
+        "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}": ["delete", "get", "patch", "put"],
+    }
+    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"])
 
 
 @pytest.mark.parametrize(
@@ -133,6 +145,8 @@ def test_paths_cover_every_served_endpoint() -> None:
             "put",
             "Event",
         ),
+        ("/api/v1/nodes", "delete", "deleteCoreV1CollectionNode", "deletecollection", "Node"),
+        ("/api/v1/nodes/{name}/status", "patch", "patchCoreV1NodeStatus", "patch", "Node"),
     ],
 )
 def test_operations_carry_upstreams_ids_actions_and_kinds(
@@ -142,6 +156,37 @@ def test_operations_carry_upstreams_ids_actions_and_kinds(
         op = document["paths"][path][method]
         assert (op["operationId"], op["x-kubernetes-action"]) == (operation_id, action)
         assert op["x-kubernetes-group-version-kind"] == {"group": "", "version": "v1", "kind": kind}
+        assert op["tags"] == ["core_v1"]
+
+
+@pytest.mark.parametrize(
+    ("path", "method", "operation_id", "action"),
+    [
+        ("/apis/coordination.k8s.io/v1/leases", "get", "listCoordinationV1LeaseForAllNamespaces", "list"),
+        ("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}", "put",
+         "replaceCoordinationV1NamespacedLease", "put"),
+        ("/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases", "delete",
+         "deleteCoordinationV1CollectionNamespacedLease", "deletecollection"),
+    ],
+)
+def test_a_named_groups_operations_carry_its_group(path: str, method: str, operation_id: str, action: str) -> None:
+    for document in (COORDINATION, V2):
+        op = document["paths"][path][method]
+        assert (op["operationId"], op["x-kubernetes-action"]) == (operation_id, action)
+        assert op["x-kubernetes-group-version-kind"] == {"group": "coordination.k8s.io", "version": "v1",
+                                                         "kind": "Lease"}
+        assert op["tags"] == ["coordination_v1"]
+
+
+def test_a_named_groups_document_has_its_components_and_none_of_core() -> None:
+    schemas = COORDINATION["components"]["schemas"]
+    for kind in ("Lease", "LeaseList"):
+        assert schemas[f"io.k8s.api.coordination.v1.{kind}"]["x-kubernetes-group-version-kind"] == [
+            {"group": "coordination.k8s.io", "version": "v1", "kind": kind}]
+    renew = schemas["io.k8s.api.coordination.v1.LeaseSpec"]["properties"]["renewTime"]
+    assert renew["allOf"] == [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"}]
+    assert not [name for name in schemas if name.startswith("io.k8s.api.core.")]
+    assert "io.k8s.api.coordination.v1.Lease" not in SCHEMAS
 
 
 def test_deleting_an_event_is_documented_to_answer_a_status_and_a_pod_the_pod() -> None:
@@ -177,7 +222,7 @@ def test_every_reference_resolves(document: dict[str, Any], prefix: str, section
     assert {target for target in targets if target.removeprefix(prefix) not in section} == set()
 
 
-@pytest.mark.parametrize("kind", [*KINDS, "PodList", "EventList", "Status", "DeleteOptions"])
+@pytest.mark.parametrize("kind", [*KINDS, "PodList", "EventList", "NodeList", "Status", "DeleteOptions"])
 def test_kinds_carry_their_group_version_kind(kind: str) -> None:
     name = next(name for name in SCHEMAS if name.endswith(f".{kind}"))
     assert SCHEMAS[name]["x-kubernetes-group-version-kind"] == [{"group": "", "version": "v1", "kind": kind}]
@@ -208,6 +253,14 @@ def test_list_keys_and_patch_strategies_are_carried_for_strategic_merge() -> Non
     assert finalizers["x-kubernetes-list-type"] == "set"
     reference = SCHEMAS["io.k8s.api.core.v1.ObjectReference"]
     assert reference["x-kubernetes-map-type"] == "atomic"
+    status = SCHEMAS["io.k8s.api.core.v1.NodeStatus"]["properties"]
+    for listed in ("conditions", "addresses"):
+        assert (status[listed]["x-kubernetes-patch-merge-key"], status[listed]["x-kubernetes-list-map-keys"]) == (
+            "type", ["type"])
+    spec = SCHEMAS["io.k8s.api.core.v1.NodeSpec"]["properties"]
+    assert (spec["podCIDRs"]["x-kubernetes-patch-strategy"], spec["podCIDRs"]["x-kubernetes-list-type"]) == (
+        "merge", "set")
+    assert spec["taints"]["x-kubernetes-list-type"] == "atomic"
 
 
 def test_fields_have_descriptions_and_wire_types_reference_shared_components() -> None:
@@ -236,7 +289,7 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1"]
+    assert list(body["paths"]) == ["api/v1", "apis/coordination.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 
@@ -303,6 +356,15 @@ async def test_v3_document_negotiates_json_only(client: Any, accept: str, status
     response = await client.get("/openapi/v3/api/v1", headers={"Accept": accept} if accept else {})
     assert response.status == status
     assert response.headers["Vary"] == "Accept"
+
+
+async def test_a_named_group_versions_document_is_served_under_its_discovery_url(client: Any) -> None:
+    root = await (await client.get("/openapi/v3")).json()
+    url = root["paths"]["apis/coordination.k8s.io/v1"]["serverRelativeURL"]
+    assert url.startswith("/openapi/v3/apis/coordination.k8s.io/v1?hash=")
+    response = await client.get(url, headers={"Accept": "application/json"})
+    assert response.status == 200
+    assert json.loads(await response.read()) == COORDINATION
 
 
 async def test_an_unknown_group_version_gets_upstreams_empty_answer(client: Any) -> None:

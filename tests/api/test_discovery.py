@@ -56,6 +56,15 @@ AGGREGATED_CORE_RESOURCES = [
         ],
     },
     {
+        "resource": "nodes",
+        "responseKind": kind("Node"),
+        "scope": "Cluster",
+        "singularResource": "node",
+        "verbs": ALL_VERBS,
+        "shortNames": ["no"],
+        "subresources": [status_sub("Node")],
+    },
+    {
         "resource": "pods",
         "responseKind": kind("Pod"),
         "scope": "Namespaced",
@@ -123,7 +132,28 @@ async def test_api_answers_v2beta1_when_only_v2beta1_is_accepted(client: Any) ->
     assert body["items"][0]["versions"][0]["resources"] == AGGREGATED_CORE_RESOURCES
 
 
-async def test_apis_is_an_empty_aggregated_list_with_the_aggregated_content_type(client: Any) -> None:
+COORDINATION_GROUP = {
+    "metadata": {"name": "coordination.k8s.io", "creationTimestamp": None},
+    "versions": [
+        {
+            "version": "v1",
+            "resources": [
+                {
+                    "resource": "leases",
+                    "responseKind": {"group": "coordination.k8s.io", "version": "v1", "kind": "Lease"},
+                    "scope": "Namespaced",
+                    "singularResource": "lease",
+                    "verbs": ALL_VERBS,
+                },
+            ],
+            "freshness": "Current",
+        }
+    ],
+}
+COORDINATION_V1 = {"groupVersion": "coordination.k8s.io/v1", "version": "v1"}
+
+
+async def test_apis_lists_the_named_groups_aggregated_with_the_aggregated_content_type(client: Any) -> None:
     response = await client.get("/apis", headers={"Accept": KUBECTL_ACCEPT})
     assert response.status == 200
     assert response.headers["Content-Type"] == V2
@@ -131,7 +161,7 @@ async def test_apis_is_an_empty_aggregated_list_with_the_aggregated_content_type
         "kind": "APIGroupDiscoveryList",
         "apiVersion": "apidiscovery.k8s.io/v2",
         "metadata": {},
-        "items": [],
+        "items": [COORDINATION_GROUP],
     }
 
 
@@ -152,10 +182,36 @@ async def test_api_answers_legacy_apiversions_naming_the_address_the_client_used
     }
 
 
-async def test_apis_answers_a_legacy_empty_group_list(client: Any) -> None:
+async def test_apis_answers_the_legacy_group_list(client: Any) -> None:
     response = await client.get("/apis", headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
-    assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1", "groups": []}
+    assert await response.json() == {
+        "kind": "APIGroupList",
+        "apiVersion": "v1",
+        "groups": [
+            {"name": "coordination.k8s.io", "versions": [COORDINATION_V1], "preferredVersion": COORDINATION_V1}
+        ],
+    }
+
+
+async def test_a_named_group_and_its_version_are_discoverable(client: Any) -> None:
+    group = await client.get("/apis/coordination.k8s.io")
+    assert await group.json() == {
+        "kind": "APIGroup",
+        "apiVersion": "v1",
+        "name": "coordination.k8s.io",
+        "versions": [COORDINATION_V1],
+        "preferredVersion": COORDINATION_V1,
+    }
+    version = await client.get("/apis/coordination.k8s.io/v1")
+    assert await version.json() == {
+        "kind": "APIResourceList",
+        "apiVersion": "v1",
+        "groupVersion": "coordination.k8s.io/v1",
+        "resources": [
+            legacy("leases", "Lease", ALL_VERBS, singular="lease", storageVersionHash="gqkMMb/YqFM=")
+        ],
+    }
 
 
 def legacy(
@@ -200,6 +256,16 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             ),
             legacy("namespaces/finalize", "Namespace", ["update"], namespaced=False),
                 legacy("namespaces/status", "Namespace", STATUS_VERBS, namespaced=False),
+            legacy(
+                "nodes",
+                "Node",
+                ALL_VERBS,
+                namespaced=False,
+                singular="node",
+                shortNames=["no"],
+                storageVersionHash="XwShjMxG9Fs=",
+            ),
+            legacy("nodes/status", "Node", STATUS_VERBS, namespaced=False),
             legacy(
                 "pods",
                 "Pod",
@@ -291,17 +357,22 @@ async def test_api_v1_refuses_an_accept_that_only_asks_for_aggregation(client: A
 def test_storage_version_hash_matches_upstreams_published_values() -> None:
     assert storage_version_hash("", "v1", "Pod") == "xPOwRZ+Yhw8="
     assert storage_version_hash("", "v1", "Event") == "r2yiGXH7wu8="
+    assert storage_version_hash("", "v1", "Node") == "XwShjMxG9Fs="
+    assert storage_version_hash("coordination.k8s.io", "v1", "Lease") == "gqkMMb/YqFM="
 
 
 async def test_every_advertised_resource_and_subresource_verb_is_routed(client: Any, make_pod: Any) -> None:
     """Discovery must not promise what the server does not answer: each advertised read is served."""
     created = await client.post("/api/v1/namespaces/default/pods", json=make_pod("p"))
     assert created.status == 201
+    node = await client.post("/api/v1/nodes", json={"metadata": {"name": "n"}})
+    assert node.status == 201
     listing = await (await client.get("/api/v1")).json()
     paths = {
         "pods": "/api/v1/namespaces/default/pods/p",
         "namespaces": "/api/v1/namespaces/default",
         "events": "/api/v1/namespaces/default/events",
+        "nodes": "/api/v1/nodes/n",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

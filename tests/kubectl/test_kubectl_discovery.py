@@ -38,7 +38,9 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["bindings", "v1", "true", "Binding"],
         ["events", "ev", "v1", "true", "Event"],
         ["namespaces", "ns", "v1", "false", "Namespace"],
+        ["nodes", "no", "v1", "false", "Node"],
         ["pods", "po", "v1", "true", "Pod"],
+        ["leases", "coordination.k8s.io/v1", "true", "Lease"],
     ]
     wide = {row[0]: row for row in table(kubectl.ok("api-resources", "-o", "wide"))}
     assert wide["pods"][5:] == ["create,delete,deletecollection,get,list,patch,update,watch", "all"]

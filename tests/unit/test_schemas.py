@@ -12,7 +12,9 @@ from marshmallow import Schema, ValidationError, fields
 
 from fakeapi.cluster import KINDS
 from fakeapi.kinds.event.schema import EventSchema
+from fakeapi.kinds.lease.schema import LeaseSchema, LeaseSpecSchema
 from fakeapi.kinds.namespace.schema import NamespaceSchema
+from fakeapi.kinds.node.schema import NodeSchema, NodeSpecSchema, NodeStatusSchema, NodeSystemInfoSchema
 from fakeapi.kinds.pod.schema.binding import BindingSchema
 from fakeapi.kinds.pod.schema.container import ContainerSchema, EphemeralContainerSchema
 from fakeapi.kinds.pod.schema.pod import PodSchema, PodSpecSchema
@@ -22,8 +24,8 @@ from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, ObjectMetaSchema
 from fakeapi.machinery.schemas.patchtree import patch_tree
 
 TOP_LEVEL: dict[str, type[Schema]] = {
-    "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Binding": BindingSchema,
-    "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema,
+    "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema, "Lease": LeaseSchema,
+    "Binding": BindingSchema, "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema,
 }
 
 
@@ -44,7 +46,8 @@ def reachable_schemas() -> Iterator[type[Schema]]:
 
 def test_each_stored_kind_brings_its_schema() -> None:
     assert {kind.info.kind: type(kind.schema) for kind in KINDS} == {
-        "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema}
+        "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema,
+        "Lease": LeaseSchema}
 
 
 @pytest.mark.parametrize(
@@ -58,6 +61,16 @@ def test_each_stored_kind_brings_its_schema() -> None:
         (ContainerSchema, ["name", "image", "command", "args", "workingDir", "ports", "envFrom", "env"]),
         (PodStatusSchema, ["observedGeneration", "phase", "conditions", "message", "reason",
                            "nominatedNodeName", "hostIP", "hostIPs", "podIP", "podIPs", "startTime"]),
+        (NodeSpecSchema, ["podCIDR", "podCIDRs", "providerID", "unschedulable", "taints", "configSource",
+                          "externalID"]),
+        (NodeStatusSchema, ["capacity", "allocatable", "phase", "conditions", "addresses", "daemonEndpoints",
+                            "nodeInfo", "images", "volumesInUse", "volumesAttached", "config", "runtimeHandlers",
+                            "features"]),
+        (NodeSystemInfoSchema, ["machineID", "systemUUID", "bootID", "kernelVersion", "osImage",
+                                "containerRuntimeVersion", "kubeletVersion", "kubeProxyVersion", "operatingSystem",
+                                "architecture"]),
+        (LeaseSpecSchema, ["holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime", "leaseTransitions",
+                           "strategy", "preferredHolder"]),
     ],
 )
 def test_fields_are_declared_in_upstream_go_struct_order(
@@ -73,7 +86,8 @@ def test_ephemeral_container_has_every_container_field_plus_its_target() -> None
 
 def test_every_reachable_schema_is_named_after_its_upstream_definition() -> None:
     names = {schema_class: getattr(schema_class, "openapi_name", "") for schema_class in reachable_schemas()}
-    assert all(name.startswith(("io.k8s.api.core.v1.", "io.k8s.apimachinery.pkg.apis.meta.v1.")) and
+    assert all(name.startswith(("io.k8s.api.core.v1.", "io.k8s.api.coordination.v1.",
+                                "io.k8s.apimachinery.pkg.apis.meta.v1.")) and
                name.endswith("." + schema_class.__name__.removesuffix("Schema"))
                for schema_class, name in names.items())
     assert len(set(names.values())) == len(names)
