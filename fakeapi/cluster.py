@@ -56,22 +56,23 @@ class Api:
     subresources: dict[tuple[str, str], Registry] = field(default_factory=dict)
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
 
-    def registry(self, resource: str, group: str = "") -> Registry:
-        registry = self.resources.get(resource)
-        if registry is None or registry.info.group != group:
-            raise NotFound.path()
-        return registry
+    def registry(self, resource: str, group: str = "", version: str = "v1") -> Registry:
+        return _served(self.resources.get(resource), group, version)
 
-    def subresource(self, resource: str, subresource: str, group: str = "") -> Registry:
-        registry = self.subresources.get((resource, subresource))
-        if registry is None or registry.info.group != group:
-            raise NotFound.path()
-        return registry
+    def subresource(self, resource: str, subresource: str, group: str = "", version: str = "v1") -> Registry:
+        return _served(self.subresources.get((resource, subresource)), group, version)
 
     def find(self, resource: str, namespace: str, name: str) -> JSON | None:
         """An object by resource, or None: how admission plugins read other objects."""
         registry = self.resources.get(resource)
         return registry.find(namespace, name) if registry is not None else None
+
+
+def _served(registry: Registry | None, group: str, version: str) -> Registry:
+    """The registry if it serves this group version, else the 404 of a path nothing serves."""
+    if registry is None or registry.info.group != group or registry.info.version != version:
+        raise NotFound.path()
+    return registry
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:

@@ -40,7 +40,8 @@ def _namespace(request: web.Request) -> str:
 
 
 def _registry(request: web.Request) -> Registry:
-    registry = _api(request).registry(request.match_info["resource"], request.match_info["group"])
+    match = request.match_info
+    registry = _api(request).registry(match["resource"], match["group"], match["version"])
     namespaced_path = "namespace" in request.match_info
     if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
         raise MethodNotAllowed.on_path()
@@ -49,7 +50,7 @@ def _registry(request: web.Request) -> Registry:
 
 def _subresource(request: web.Request) -> Registry:
     match = request.match_info
-    return _api(request).subresource(match["resource"], match["subresource"], match["group"])
+    return _api(request).subresource(match["resource"], match["subresource"], match["group"], match["version"])
 
 
 async def list_collection(request: web.Request) -> web.StreamResponse:
