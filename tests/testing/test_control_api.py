@@ -72,6 +72,27 @@ async def test_seed_errors_are_statuses(http: aiohttp.ClientSession, make_pod: A
         assert (await response.json())["message"] == "seed a JSON object, a List or an array of objects"
 
 
+async def test_seed_and_dump_take_nodes_with_their_status_and_leases_in_their_group(
+        http: aiohttp.ClientSession) -> None:
+    from tests.nodespecs import kubelet_status, lease, node
+
+    held = lease("node-1", holderIdentity="node-1")
+    held["metadata"]["namespace"] = "kube-node-lease"
+    async with http.post(API + "/seed", json=[node(status=kubelet_status()), held]) as response:
+        assert response.status == 201
+        seeded = (await response.json())["items"]
+    assert seeded[0]["status"]["nodeInfo"]["kubeletVersion"] == "v1.32.0"
+    assert (seeded[1]["apiVersion"], seeded[1]["metadata"]["namespace"]) == ("coordination.k8s.io/v1",
+                                                                              "kube-node-lease")
+    async with http.post(API + "/seed", json=[held]) as response:
+        assert (await response.json())["message"] == 'leases.coordination.k8s.io "node-1" already exists'
+    async with http.get(API + "/dump?resource=leases") as response:
+        assert [(i["kind"], i["apiVersion"]) for i in (await response.json())["items"]] == [
+            ("Lease", "coordination.k8s.io/v1")]
+    async with http.get(API + "/dump?resource=no") as response:
+        assert [i["metadata"]["name"] for i in (await response.json())["items"]] == ["node-1"]
+
+
 async def test_dump_lists_every_object_namespaces_first(http: aiohttp.ClientSession, make_pod: Any) -> None:
     async with http.post(API + "/seed", json=[make_pod("web"), make_pod("db", namespace="kube-system")]):
         pass
