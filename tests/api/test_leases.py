@@ -12,7 +12,7 @@ import pytest
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
 from fakeapi.http.keys import api_key
-from tests.nodespecs import lease
+from tests.builders import lease
 
 GROUP = "coordination.k8s.io"
 LEASES = f"/apis/{GROUP}/v1/namespaces/default/leases"

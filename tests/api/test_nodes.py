@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.nodespecs import kubelet_status, node
+from tests.builders import kubelet_status, node
 
 NODES = "/api/v1/nodes"
 TABLE = "application/json;as=Table;v=v1;g=meta.k8s.io"

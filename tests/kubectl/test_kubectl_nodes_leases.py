@@ -8,8 +8,8 @@ import re
 import urllib.request
 from typing import Any
 
+from tests.builders import kubelet_status, node
 from tests.kubectl.conftest import Kubectl, Server
-from tests.nodespecs import kubelet_status, node
 
 
 def post(server: Server, path: str, body: dict[str, Any]) -> None:

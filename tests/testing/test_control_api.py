@@ -74,7 +74,7 @@ async def test_seed_errors_are_statuses(http: aiohttp.ClientSession, make_pod: A
 
 async def test_seed_and_dump_take_nodes_with_their_status_and_leases_in_their_group(
         http: aiohttp.ClientSession) -> None:
-    from tests.nodespecs import kubelet_status, lease, node
+    from tests.builders import kubelet_status, lease, node
 
     held = lease("node-1", holderIdentity="node-1")
     held["metadata"]["namespace"] = "kube-node-lease"
