@@ -23,6 +23,7 @@ from fakeapi.registry.admission import (
     defaulttolerationseconds,
     namespacelifecycle,
     priority,
+    taintnodesbycondition,
 )
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import WriteOptions
@@ -42,6 +43,7 @@ INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease"
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
 ADMISSION_PLUGINS: tuple[tuple[str, PluginFactory], ...] = (
     (namespacelifecycle.NAME, namespacelifecycle.NamespaceLifecycle),
+    (taintnodesbycondition.NAME, taintnodesbycondition.TaintNodesByCondition),
     (priority.NAME, priority.Priority),
     (defaulttolerationseconds.NAME, defaulttolerationseconds.DefaultTolerationSeconds),
 )

@@ -1,5 +1,6 @@
 """The default admission chain of kube-apiserver v1.32 for what fakeapi serves: NamespaceLifecycle,
-Priority and DefaultTolerationSeconds, in upstream's order, each switchable off by its upstream name."""
+TaintNodesByCondition, Priority and DefaultTolerationSeconds, in upstream's order, each switchable off by
+its upstream name."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ from aiohttp.test_utils import TestClient
 
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
-from tests.builders import pod
+from tests.builders import kubelet_status, node, pod
 
 PODS = "/api/v1/namespaces/default/pods"
+NODES = "/api/v1/nodes"
+NOT_READY = {"key": "node.kubernetes.io/not-ready", "effect": "NoSchedule"}
 DEFAULT_TOLERATIONS = [
     {"key": "node.kubernetes.io/not-ready", "operator": "Exists", "effect": "NoExecute", "tolerationSeconds": 300},
     {"key": "node.kubernetes.io/unreachable", "operator": "Exists", "effect": "NoExecute",
@@ -126,12 +129,44 @@ async def test_the_namespaces_a_cluster_needs_may_not_be_deleted(client: Any, na
     assert (await (await client.get(f"/api/v1/namespaces/{name}")).json())["status"]["phase"] == "Active"
 
 
+async def test_a_new_node_is_tainted_not_ready_until_something_removes_the_taint(client: Any) -> None:
+    own = {"key": "dedicated", "value": "gpu", "effect": "NoSchedule"}
+    status, created = await create(client, node(status=kubelet_status(), taints=[own]), NODES)
+    assert status == 201
+    assert created["spec"]["taints"] == [own, NOT_READY]
+    assert all(entry["fieldsV1"]["f:spec"] == {"f:taints": {}} for entry in created["metadata"]["managedFields"])
+    # the plugin only acts on create: the node lifecycle controller's removal sticks
+    response = await client.patch(NODES + "/node-1", json={"spec": {"taints": [own]}},
+                                  headers={"Content-Type": "application/merge-patch+json"})
+    assert (await response.json())["spec"]["taints"] == [own]
+    status_write = await client.put(NODES + "/node-1/status", json=node(status=kubelet_status()))
+    assert (await status_write.json())["spec"]["taints"] == [own]
+
+
+@pytest.mark.parametrize("taints", [
+    [NOT_READY],
+    [{"key": "node.kubernetes.io/not-ready", "value": "x", "effect": "NoSchedule"}],  # key and effect match
+])
+async def test_a_node_that_has_the_not_ready_taint_keeps_its_own(client: Any, taints: list[Any]) -> None:
+    status, created = await create(client, node(taints=taints), NODES)
+    assert (status, created["spec"]["taints"]) == (201, taints)
+
+
+async def test_a_not_ready_taint_with_another_effect_does_not_count(client: Any) -> None:
+    no_execute = {"key": "node.kubernetes.io/not-ready", "effect": "NoExecute"}
+    status, created = await create(client, node(taints=[no_execute]), NODES)
+    assert (status, created["spec"]["taints"]) == (201, [no_execute, NOT_READY])
+
+
 async def test_disabled_plugins_do_not_run(aiohttp_client: Any) -> None:
-    config = ServerConfig(disabled_admission_plugins=frozenset(("DefaultTolerationSeconds", "Priority")))
+    config = ServerConfig(disabled_admission_plugins=frozenset(
+        ("DefaultTolerationSeconds", "Priority", "TaintNodesByCondition")))
     client = await aiohttp_client(create_app(config))
     status, created = await create(client, pod(priorityClassName="gold"))
     assert status == 201
     assert "tolerations" not in created["spec"] and "priority" not in created["spec"]
+    status, registered = await create(client, node(), NODES)
+    assert (status, "spec" in registered) == (201, False)
 
 
 def test_an_unknown_plugin_name_is_refused() -> None:

@@ -70,6 +70,7 @@ def test_describe_node_shows_its_lease_conditions_and_pods(kubectl: Kubectl) -> 
     post(kubectl.server, "/api/v1/namespaces/default/pods", pod)
     described = kubectl.ok("describe", "node", "desc-1")
     assert re.search(r"^Name:\s+desc-1$", described, re.MULTILINE)
+    assert re.search(r"^Taints:\s+node.kubernetes.io/not-ready:NoSchedule$", described, re.MULTILINE)
     assert re.search(r"^  HolderIdentity:\s+desc-1$", described, re.MULTILINE), described
     assert re.search(r"^  Ready\s+True\s+", described, re.MULTILINE)
     assert re.search(r"^  InternalIP:\s+172.18.0.9$", described, re.MULTILINE)
