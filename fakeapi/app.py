@@ -10,8 +10,10 @@ from fakeapi.config import ServerConfig
 from fakeapi.http import discovery, handlers
 from fakeapi.http.binding import BINDINGS, create_binding, create_bindings
 from fakeapi.http.control import setup_control_routes
+from fakeapi.http.eviction import create_eviction
 from fakeapi.http.faults import Faults
 from fakeapi.http.guard import GuardedRouter
+from fakeapi.http.health import setup_health_routes
 from fakeapi.http.keys import (
     api_key,
     config_key,
@@ -24,7 +26,8 @@ from fakeapi.http.keys import (
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
 from fakeapi.http.requestlog import RequestLog
-from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths
+from fakeapi.http.reviews import REVIEW_HANDLERS
+from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths, CreateOnly
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
@@ -33,6 +36,7 @@ from fakeapi.storage.watch import WatchHub
 # Resources that are only ever created and never stored: their answer is computed from the request.
 CREATE_ONLY: tuple[tuple[ResourceInfo, Handler], ...] = (
     (BINDINGS, create_bindings),
+    *REVIEW_HANDLERS,
 )
 
 
@@ -63,8 +67,8 @@ async def _end_watches(app: web.Application) -> None:
 
 def setup_routes(app: web.Application, router: GuardedRouter) -> None:
     router.add_get("/", discovery.root_paths)
-    for path in ("/healthz", "/livez", "/readyz"):
-        router.add_get(path, handlers.healthz)
+    router.add_get("/index.html", discovery.root_paths)
+    setup_health_routes(router)
     # discovery answers with a trailing slash as without, as upstream's does
     for path, handler in (("/version", handlers.version), ("/api", discovery.core_api),
                           ("/apis", discovery.api_groups)):
@@ -91,6 +95,8 @@ def _api_handlers(router: GuardedRouter) -> ApiHandlers:
         watch_collection=guard(handlers.watch_collection),
         watch_object=guard(handlers.watch_object),
         special_subresources={("", "pods", "binding"): {"POST": guard(create_binding)},
+                              ("", "pods", "eviction"): {"POST": guard(create_eviction)},
                               ("", "pods", "log"): {"GET": guard(pod_log)}},
-        create_only={(info.group, info.resource): guard(handler) for info, handler in CREATE_ONLY},
+        create_only={(info.group, info.resource): CreateOnly(info.namespaced, guard(handler))
+                     for info, handler in CREATE_ONLY},
     )

@@ -94,6 +94,7 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/namespaces/{namespace}/pods": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/pods/{name}": ["delete", "get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/pods/{name}/binding": ["post"],
+        "/api/v1/namespaces/{namespace}/pods/{name}/eviction": ["post"],
         "/api/v1/namespaces/{namespace}/pods/{name}/log": ["get"],
         "/api/v1/namespaces/{namespace}/pods/{name}/resize": ["get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/pods/{name}/status": ["get", "patch", "put"],
@@ -108,7 +109,14 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases": ["delete", "get", "post"],
         "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}": ["delete", "get", "patch", "put"],
     }
-    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"])
+    reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", *(
+        f"/apis/authorization.k8s.io/v1/{resource}"
+        for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"))}
+    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | reviews
+    for group_version in ("apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1"):
+        document = json.loads((DOCUMENTS_DIR / v3_document(group_version)).read_text())
+        assert set(document["paths"]) == {path for path in reviews if path.startswith("/" + group_version)}
+        assert all(set(item) == {"parameters", "post"} for item in document["paths"].values())
 
 
 @pytest.mark.parametrize(
@@ -187,6 +195,34 @@ def test_a_named_groups_document_has_its_components_and_none_of_core() -> None:
     assert renew["allOf"] == [{"$ref": "#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"}]
     assert not [name for name in schemas if name.startswith("io.k8s.api.core.")]
     assert "io.k8s.api.coordination.v1.Lease" not in SCHEMAS
+
+
+@pytest.mark.parametrize(
+    ("group_version", "path", "operation_id", "gvk"),
+    [
+        ("api/v1", "/api/v1/namespaces/{namespace}/pods/{name}/eviction", "createCoreV1NamespacedPodEviction",
+         ("policy", "v1", "Eviction")),
+        ("apis/authorization.k8s.io/v1", "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews",
+         "createAuthorizationV1SelfSubjectAccessReview", ("authorization.k8s.io", "v1", "SelfSubjectAccessReview")),
+        ("apis/authentication.k8s.io/v1", "/apis/authentication.k8s.io/v1/selfsubjectreviews",
+         "createAuthenticationV1SelfSubjectReview", ("authentication.k8s.io", "v1", "SelfSubjectReview")),
+    ],
+)
+def test_create_only_operations_name_the_kind_they_take(
+    group_version: str, path: str, operation_id: str, gvk: tuple[str, str, str]
+) -> None:
+    v3 = json.loads((DOCUMENTS_DIR / v3_document(group_version)).read_text())
+    group, version, kind = gvk
+    component = f"io.k8s.api.{group.split('.')[0]}.{version}.{kind}"
+    for document, prefix in ((v3, "#/components/schemas/"), (V2, "#/definitions/")):
+        op = document["paths"][path]["post"]
+        assert (op["operationId"], op["x-kubernetes-action"]) == (operation_id, "post")
+        assert op["x-kubernetes-group-version-kind"] == {"group": group, "version": version, "kind": kind}
+        schemas = document["components"]["schemas"] if prefix.startswith("#/c") else document["definitions"]
+        assert schemas[component]["x-kubernetes-group-version-kind"] == [
+            {"group": group, "version": version, "kind": kind}]
+    body = v3["paths"][path]["post"]["requestBody"]["content"]["*/*"]["schema"]
+    assert body == {"$ref": "#/components/schemas/" + component}
 
 
 def test_deleting_an_event_is_documented_to_answer_a_status_and_a_pod_the_pod() -> None:
@@ -289,7 +325,8 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/coordination.k8s.io/v1"]
+    assert list(body["paths"]) == ["api/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
+                                   "apis/coordination.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 
@@ -373,15 +410,26 @@ async def test_an_unknown_group_version_gets_upstreams_empty_answer(client: Any)
     assert await response.read() == b""
 
 
-async def test_v2_is_served_as_json_and_refused_as_protobuf(client: Any) -> None:
-    response = await client.get("/openapi/v2", headers={"Accept": "application/json"})
+async def test_v2_is_served_as_json_and_its_protobuf_form_as_a_bare_document(client: Any) -> None:
+    response = await client.get("/openapi/v2", headers={"Accept": "application/json", "User-Agent": "curl/8"})
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
-    assert json.loads(await response.read()) == V2
-    protobuf = await client.get(
-        "/openapi/v2", headers={"Accept": "application/com.github.proto-openapi.spec.v2@v1.0+protobuf"}
-    )
-    assert protobuf.status == 406
+    body = await response.read()
+    assert json.loads(body) == V2
+    assert not body.startswith(b"{\n")  # kube-openapi writes it as it is, never indented
+    for accept in ("application/com.github.proto-openapi.spec.v2@v1.0+protobuf",  # what kubectl 1.32 sends
+                   "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"):
+        protobuf = await client.get("/openapi/v2", headers={"Accept": accept})
+        assert protobuf.status == 200
+        # both answered with the form Go's mime parser accepts (`.v1.0`), the ETag being the JSON's
+        assert protobuf.headers["Content-Type"] == "application/com.github.proto-openapi.spec.v2.v1.0+protobuf"
+        assert protobuf.headers["Etag"] == response.headers["Etag"]
+        assert protobuf.headers["Vary"] == "Accept"
+        assert await protobuf.read() == b"\x0a\x032.0"  # openapi_v2.Document{swagger: "2.0"}
+    cached = await client.get("/openapi/v2", headers={"Accept": accept, "If-None-Match": response.headers["Etag"]})
+    assert cached.status == 304
+    refused = await client.get("/openapi/v2", headers={"Accept": "application/xml"})
+    assert (refused.status, await refused.read()) == (406, b"")
 
 
 def test_the_hash_changes_when_the_document_does(tmp_path: Path) -> None:

@@ -20,16 +20,16 @@ def media_type(request: web.Request) -> str:
     return header.split(";", 1)[0].strip().lower()
 
 
-async def read_object(request: web.Request, allow_protobuf: bool = False) -> Any:
-    """The decoded body of a create or update: JSON, YAML, or (where kubectl sends it) protobuf."""
+async def read_object(request: web.Request) -> Any:
+    """The decoded body of a create or update: JSON, YAML, or protobuf (for the kinds kubectl sends so)."""
     kind = media_type(request)
     raw = await request.read()
     if kind in ("", "application/json", "*/*"):
         return parse_json(raw)
     if kind == "application/yaml":
         return parse_yaml(raw)
-    if kind == PROTOBUF and allow_protobuf:
-        from fakeapi.http.protobuf import decode_k8s_protobuf
+    if kind == PROTOBUF:
+        from fakeapi.http.protobuf import decode_k8s_protobuf  # on first use: most clients send JSON
 
         return decode_k8s_protobuf(raw)
     raise unsupported(_BODY_TYPES)

@@ -19,8 +19,10 @@ import orjson
 from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
+from fakeapi.http.health import health_paths
 from fakeapi.http.keys import served_key
-from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.http.pretty import indented
+from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
 from fakeapi.machinery.errors import NotAcceptable, NotFound
 from fakeapi.machinery.types import JSON
 
@@ -31,8 +33,6 @@ JSON_TYPE = "application/json"
 YAML_TYPE = "application/yaml"
 # what this server can write; upstream adds protobuf, which fakeapi never answers in
 SERVED_TYPES = (JSON_TYPE, YAML_TYPE)
-
-
 
 
 class Negotiated(NamedTuple):
@@ -85,6 +85,12 @@ def _kind(info: ResourceInfo, kind: str) -> JSON:
     return {"group": info.group, "version": info.version, "kind": kind}
 
 
+def _sub_kind(info: ResourceInfo, sub: SubresourceInfo) -> JSON:
+    if sub.group is None:
+        return _kind(info, sub.kind)
+    return {"group": sub.group, "version": sub.version, "kind": sub.kind}
+
+
 def _by_name(infos: Iterable[ResourceInfo]) -> list[ResourceInfo]:
     return sorted(infos, key=lambda info: info.resource)
 
@@ -122,7 +128,7 @@ def resource_discovery(info: ResourceInfo) -> JSON:
         entry["categories"] = list(info.categories)
     if info.subresources:
         entry["subresources"] = [
-            {"subresource": sub.name, "responseKind": _kind(info, sub.kind), "verbs": sorted(sub.verbs)}
+            {"subresource": sub.name, "responseKind": _sub_kind(info, sub), "verbs": sorted(sub.verbs)}
             for sub in sorted(info.subresources, key=lambda sub: sub.name)
         ]
     return entry
@@ -203,16 +209,7 @@ def resource_list(infos: Iterable[ResourceInfo], group: str = "", version: str =
         if "get" in info.verbs:  # stored resources only
             entry["storageVersionHash"] = storage_version_hash(group, version, info.kind)
         resources.append(entry)
-        resources.extend(
-            {
-                "name": f"{info.resource}/{sub.name}",
-                "singularName": "",
-                "namespaced": info.namespaced,
-                "kind": sub.kind,
-                "verbs": sorted(sub.verbs),
-            }
-            for sub in info.subresources
-        )
+        resources.extend(_subresource_entry(info, sub) for sub in info.subresources)
     resources.sort(key=lambda entry: entry["name"])
     if not group:
         return {"kind": "APIResourceList", "groupVersion": version, "resources": resources}
@@ -220,10 +217,17 @@ def resource_list(infos: Iterable[ResourceInfo], group: str = "", version: str =
             "resources": resources}
 
 
-def root_path_list(infos: Iterable[ResourceInfo]) -> JSON:
+def _subresource_entry(info: ResourceInfo, sub: SubresourceInfo) -> JSON:
+    entry: JSON = {"name": f"{info.resource}/{sub.name}", "singularName": "", "namespaced": info.namespaced}
+    if sub.group is not None:  # kubectl drain looks for pods/eviction with its group and version
+        entry["group"], entry["version"] = sub.group, sub.version
+    entry["kind"], entry["verbs"] = sub.kind, sorted(sub.verbs)
+    return entry
+
+
+def root_path_list(infos: Iterable[ResourceInfo], health_paths: Iterable[str]) -> JSON:
     """What GET / lists: every path prefix the server serves, sorted."""
-    paths = ["/api", "/api/v1", "/apis", "/healthz", "/livez", "/openapi/v2", "/openapi/v3", "/readyz",
-             "/version"]
+    paths = ["/api", "/api/v1", "/apis", "/apis/", "/openapi/v2", "/openapi/v3", "/version", *health_paths]
     for group, versions in group_versions(infos).items():
         paths.append(f"/apis/{group}")
         paths.extend(f"/apis/{group}/{version}" for version in versions)
@@ -267,8 +271,9 @@ def _plain(request: web.Request, body: JSON) -> web.Response:
 
 
 async def root_paths(request: web.Request) -> web.Response:
-    """GET /"""
-    return _plain(request, root_path_list(_infos(request)))
+    """GET / and /index.html: always indented JSON, whatever the Accept (upstream's WriteRawJSON)."""
+    body = root_path_list(_infos(request), health_paths())
+    return web.Response(body=indented(body), headers={"Content-Type": JSON_TYPE})
 
 
 async def core_api(request: web.Request) -> web.Response:

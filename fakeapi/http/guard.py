@@ -15,6 +15,7 @@ from aiohttp.typedefs import Handler
 
 from fakeapi.http.faults import inject_faults
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key
+from fakeapi.http.pretty import indent_if_asked
 from fakeapi.http.requestlog import CONTROL_PREFIX, record_request
 from fakeapi.http.responses import json_response
 from fakeapi.http.routing import Unmatched
@@ -36,8 +37,9 @@ def status_response(error: StatusError) -> web.Response:
     return response
 
 
-def guarded(app: web.Application, handler: Handler) -> Handler:
-    """`handler` recorded, faulted and with its errors answered as Status objects."""
+def guarded(app: web.Application, handler: Handler, negotiated: bool = True) -> Handler:
+    """`handler` recorded, faulted and with its errors answered as Status objects. The answers of a
+    `negotiated` handler (every API handler; not the OpenAPI documents) are indented when asked."""
     api, requests, faults = app[api_key], app[request_log_key], app[faults_key]
 
     async def guard(request: web.Request) -> web.StreamResponse:
@@ -61,6 +63,8 @@ def guarded(app: web.Application, handler: Handler) -> Handler:
         except Exception as error:
             log.exception("internal error serving %s %s", request.method, request.path_qs)
             response = status_response(InternalError(f"Internal error occurred: {error!r}"))
+        if negotiated:
+            response = indent_if_asked(request, response)
         if recorded is not None and recorded.status is None:
             recorded.status = response.status
         return response
@@ -75,11 +79,11 @@ class GuardedRouter:
         self.router = router
         self.app = app
 
-    def guard(self, handler: Handler) -> Handler:
-        return guarded(self.app, handler)
+    def guard(self, handler: Handler, negotiated: bool = True) -> Handler:
+        return guarded(self.app, handler, negotiated)
 
-    def add_get(self, path: str, handler: Handler) -> None:
-        self.router.add_get(path, self.guard(handler))
+    def add_get(self, path: str, handler: Handler, negotiated: bool = True) -> None:
+        self.router.add_get(path, self.guard(handler, negotiated))
 
     def add_post(self, path: str, handler: Handler) -> None:
         self.router.add_post(path, self.guard(handler))

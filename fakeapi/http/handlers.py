@@ -9,6 +9,7 @@ from fakeapi.http.bodies import read_object, read_optional_json, read_patch
 from fakeapi.http.keys import api_key
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
+from fakeapi.http.pretty import indented
 from fakeapi.http.responses import json_response
 from fakeapi.http.versioninfo import VERSION
 from fakeapi.machinery.errors import MethodNotAllowed
@@ -20,12 +21,9 @@ from fakeapi.registry.options import DeleteOptions, WriteOptions
 # ---- meta
 
 
-async def healthz(request: web.Request) -> web.Response:
-    return web.Response(text="ok")
-
-
 async def version(request: web.Request) -> web.Response:
-    return json_response(VERSION)
+    """GET /version: always indented, as upstream's WriteRawJSON writes it."""
+    return json_response(indented(VERSION))
 
 
 # ---- collections
@@ -76,7 +74,7 @@ async def watch_object(request: web.Request) -> web.StreamResponse:
 
 async def create(request: web.Request) -> web.Response:
     registry = _registry(request)
-    body = await read_object(request, allow_protobuf=registry.info.resource == "namespaces")
+    body = await read_object(request)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     created = registry.create(_namespace(request), body, options)
     return json_response(created, status=201, warnings=options.warnings)

@@ -4,12 +4,10 @@
   (sha512, upper-case hex), so a changed document gets a new URL;
 * `/openapi/v3/api/v1?hash=H`: the document with `Cache-Control: public, immutable` and an `Expires` a year
   out; a stale hash is redirected (301) to the current URL; without a hash, no cache headers;
-* `/openapi/v2`: the swagger document, JSON only;
-* every answer carries an `Etag` and honours `If-None-Match` / `If-Modified-Since` (304).
-
-fakeapi writes no protobuf: an Accept that names only protobuf forms gets 406, as upstream answers any
-Accept it cannot serve (kubectl asks /openapi/v2 for protobuf only as a fallback and treats a failure as
-"no v2 document").
+* `/openapi/v2`: the swagger document in JSON, or (for kubectl) a stand-in for its protobuf form, see
+  `V2_PROTOBUF`;
+* every answer carries an `Etag` and honours `If-None-Match` / `If-Modified-Since` (304); an Accept no
+  form satisfies gets 406 with an empty body.
 """
 
 from __future__ import annotations
@@ -29,6 +27,17 @@ from fakeapi.http.keys import api_key, served_key
 from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, v3_document, v3_group_version
 
 JSON_TYPE = "application/json"
+# kube-openapi's protobuf forms of /openapi/v2: both are answered with the second as Content-Type
+V2_PROTOBUF_TYPES = ("com.github.proto-openapi.spec.v2@v1.0+protobuf", "com.github.proto-openapi.spec.v2.v1.0+protobuf")
+V2_PROTOBUF_TYPE = "application/" + V2_PROTOBUF_TYPES[1]
+# The protobuf form of /openapi/v2 is a gnostic openapi_v2.Document. fakeapi answers one that holds only
+# `swagger: "2.0"` (field 1) rather than the whole document encoded. Its one reader is kubectl, which asks
+# for it only to validate, on the client, a manifest whose kind /openapi/v3 does not list: with no
+# definitions there it skips validation, and the apply or create then fails with upstream's
+# `no matches for kind "Deployment" in version "apps/v1"`, as on a cluster without that kind. The kinds
+# fakeapi serves are in /openapi/v3, which makes kubectl validate them on the server instead; only
+# `kubectl explain --output=plaintext-openapiv2` would read more of this document.
+V2_PROTOBUF = b"\x0a\x03" + b"2.0"
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -102,14 +111,16 @@ def _not_modified(request: web.Request, document: Document) -> bool:
     return False
 
 
-def _serve(request: web.Request, document: Document, headers: dict[str, str]) -> web.Response:
-    """http.ServeContent: Last-Modified, and 304 when the client's copy is current."""
+def _serve(request: web.Request, document: Document, headers: dict[str, str],
+           body: bytes | None = None, content_type: str = JSON_TYPE) -> web.Response:
+    """http.ServeContent: Last-Modified, and 304 when the client's copy is current. `body` is another form
+    of the document (its ETag stays the JSON's, as kube-openapi's does)."""
     headers["Etag"] = f'"{document.etag}"'
     if _not_modified(request, document):
         return web.Response(status=304, headers=headers)
     headers["Last-Modified"] = format_datetime(document.modified, usegmt=True)
-    headers["Content-Type"] = JSON_TYPE
-    return web.Response(body=document.body, headers=headers)
+    headers["Content-Type"] = content_type
+    return web.Response(body=document.body if body is None else body, headers=headers)
 
 
 def _accepts_json(accept: str) -> bool:
@@ -163,17 +174,35 @@ async def openapi_v3_group_version(request: web.Request) -> web.Response:
     return _serve(request, document, headers)
 
 
+def _v2_form(accept: str) -> str | None:
+    """kube-openapi's choice: the first clause (best first) that JSON or a protobuf form matches, JSON
+    before protobuf for a wildcard; None when nothing matches."""
+    for media in parse_accept(accept or "*/*"):
+        if media.type not in ("application", "*"):
+            continue
+        if media.subtype in ("json", "*"):
+            return JSON_TYPE
+        if media.subtype in V2_PROTOBUF_TYPES:
+            return V2_PROTOBUF_TYPE
+    return None
+
+
 async def openapi_v2(request: web.Request) -> web.Response:
     """GET /openapi/v2"""
     headers = {"Vary": "Accept"}
-    if not _accepts_json(request.headers.get("Accept", "")):
+    form = _v2_form(request.headers.get("Accept", ""))
+    if form is None:
         return web.Response(status=406, headers=headers)
-    return _serve(request, request.app[openapi_key].get(V2_DOCUMENT, _now(request)), headers)
+    document = request.app[openapi_key].get(V2_DOCUMENT, _now(request))
+    if form == V2_PROTOBUF_TYPE:
+        return _serve(request, document, headers, V2_PROTOBUF, V2_PROTOBUF_TYPE)
+    return _serve(request, document, headers)
 
 
 def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
     served = sorted({v3_group_version(info.group, info.version) for info in app[served_key]})
     app[openapi_key] = OpenApiDocuments(served)
-    router.add_get("/openapi/v2", openapi_v2)
-    router.add_get("/openapi/v3", openapi_v3_root)
-    router.add_get("/openapi/v3/{group_version:.+}", openapi_v3_group_version)
+    # kube-openapi's handlers write the documents as they are: no pretty printing
+    router.add_get("/openapi/v2", openapi_v2, negotiated=False)
+    router.add_get("/openapi/v3", openapi_v3_root, negotiated=False)
+    router.add_get("/openapi/v3/{group_version:.+}", openapi_v3_group_version, negotiated=False)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
@@ -43,7 +43,14 @@ class ApiHandlers:
     # subresources with handlers of their own (pods/binding, pods/log), by (group, resource, subresource)
     special_subresources: Mapping[tuple[str, str, str], Methods] = field(default_factory=dict)
     # create-only resources that are not stored (bindings, selfsubjectaccessreviews...), by (group, resource)
-    create_only: Mapping[tuple[str, str], Handler] = field(default_factory=dict)
+    create_only: Mapping[tuple[str, str], CreateOnly] = field(default_factory=dict)
+
+
+class CreateOnly(NamedTuple):
+    """A create-only resource's handler, served under its scope's path only."""
+
+    namespaced: bool
+    handler: Handler
 
 
 class _CodedResource(web.AbstractResource):
@@ -128,7 +135,9 @@ class ApiPaths(_CodedResource):
             return {"GET": handlers.watch_collection if depth == 1 else handlers.watch_object}
         if depth == 1:
             create_only = handlers.create_only.get((match["group"], match["resource"]))
-            return {"POST": create_only} if create_only is not None else handlers.collection
+            if create_only is None:
+                return handlers.collection
+            return {"POST": create_only.handler} if create_only.namespaced == ("namespace" in match) else {}
         if depth == 2:
             return handlers.object
         special = (match["group"], match["resource"], match["subresource"])

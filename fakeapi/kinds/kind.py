@@ -22,6 +22,9 @@ class SubresourceInfo:
     name: str
     kind: str
     verbs: tuple[str, ...]
+    # the group and version of `kind` when they are not the resource's (pods/eviction takes a policy/v1 Eviction)
+    group: str | None = None
+    version: str | None = None
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,15 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
+from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema
+from fakeapi.kinds.authorization.schema import (
+    SelfSubjectAccessReviewSchema,
+    SelfSubjectRulesReviewSchema,
+    SubjectAccessReviewSchema,
+)
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.kinds.pod.schema.binding import BindingSchema
+from fakeapi.kinds.pod.schema.eviction import EvictionSchema
 from fakeapi.machinery.schemas.base import IntOrString, MicroTime, Quantity, Time
 from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, StatusSchema
 from fakeapi.machinery.types import JSON
@@ -91,7 +98,11 @@ _GROUPS = {"coordination": "coordination.k8s.io", "authorization": "authorizatio
            "authentication": "authentication.k8s.io", "scheduling": "scheduling.k8s.io"}
 _PROPERTY_COMPONENTS = {("io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "fieldsV1"): FIELDS_V1}
 # top-level shapes documented beside the stored kinds: request bodies and answers of their operations
-_OTHER_SCHEMAS: tuple[type[Schema], ...] = (BindingSchema, DeleteOptionsSchema, StatusSchema)
+# (a schema nested in another comes before it: apispec registers nested schemas on its own)
+_OTHER_SCHEMAS: tuple[type[Schema], ...] = (
+    BindingSchema, DeleteOptionsSchema, StatusSchema, EvictionSchema, SelfSubjectAccessReviewSchema,
+    SubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SelfSubjectReviewSchema,
+)
 
 
 def kind_schemas() -> dict[str, type[Schema]]:
@@ -214,6 +225,9 @@ def build_v3(infos: list[ResourceInfo]) -> JSON:
     """The document of one group version: its paths, and every component (as upstream's carry more than
     their paths name)."""
     packages = {paths.component(info, info.kind).rsplit(".", 1)[0] for info in infos}
+    # the kinds subresources take from other groups (pods/eviction: policy/v1 Eviction)
+    packages |= {paths.subresource_component(info, sub).rsplit(".", 1)[0] for info in infos
+                 for sub in info.subresources}
     kinds = {name: cls for name, cls in kind_schemas().items()
              if name.rsplit(".", 1)[0] in packages or name.startswith("io.k8s.apimachinery.")}
     schemas = build_components("3.0.0", kinds)

@@ -51,8 +51,18 @@ OperationFactory = partial[Operation]
 
 def component(info: ResourceInfo, kind: str) -> str:
     """Upstream's definition name: the Go package of the group version (k8s.io/api/<dir>/<version>)."""
-    package = info.group.split(".")[0] if info.group else "core"
-    return f"io.k8s.api.{package}.{info.version}.{kind}"
+    return kind_component(info.group, info.version, kind)
+
+
+def kind_component(group: str, version: str, kind: str) -> str:
+    package = group.split(".")[0] if group else "core"
+    return f"io.k8s.api.{package}.{version}.{kind}"
+
+
+def subresource_component(info: ResourceInfo, sub: SubresourceInfo) -> str:
+    if sub.group is None or sub.version is None:
+        return component(info, sub.kind)
+    return kind_component(sub.group, sub.version, sub.kind)
 
 
 def group_title(info: ResourceInfo) -> str:
@@ -139,7 +149,8 @@ def _resource_operations(info: ResourceInfo) -> list[Operation]:
             )
         )
     for sub in sorted(info.subresources, key=lambda sub: sub.name):
-        sub_op = partial(Operation, kind=sub.kind, group=info.group, version=info.version)
+        sub_op = partial(Operation, kind=sub.kind, group=info.group if sub.group is None else sub.group,
+                         version=sub.version or info.version)
         ops += _subresource_operations(sub_op, info, item, f"{title}{scope}{kind}{sub.name.capitalize()}", sub)
     return ops
 
@@ -147,7 +158,7 @@ def _resource_operations(info: ResourceInfo) -> list[Operation]:
 def _subresource_operations(op: OperationFactory, info: ResourceInfo, item: str, suffix: str,
                             sub: SubresourceInfo) -> list[Operation]:
     path, parent, verbs, ops = f"{item}/{sub.name}", info.kind, set(sub.verbs), []
-    obj = component(info, sub.kind)
+    obj = subresource_component(info, sub)
     if sub.name == "log" and "get" in verbs:
         ops.append(
             op(

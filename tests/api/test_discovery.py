@@ -74,6 +74,8 @@ AGGREGATED_CORE_RESOURCES = [
         "categories": ["all"],
         "subresources": [
             {"subresource": "binding", "responseKind": kind("Binding"), "verbs": ["create"]},
+            {"subresource": "eviction", "responseKind": {"group": "policy", "version": "v1", "kind": "Eviction"},
+             "verbs": ["create"]},
             {"subresource": "log", "responseKind": kind("Pod"), "verbs": ["get"]},
             {"subresource": "resize", "responseKind": kind("Pod"), "verbs": STATUS_VERBS},
             status_sub("Pod"),
@@ -153,15 +155,39 @@ COORDINATION_GROUP = {
 COORDINATION_V1 = {"groupVersion": "coordination.k8s.io/v1", "version": "v1"}
 
 
-async def test_apis_lists_the_named_groups_aggregated_with_the_aggregated_content_type(client: Any) -> None:
-    response = await client.get("/apis", headers={"Accept": KUBECTL_ACCEPT})
+
+def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
+    return {"resource": resource, "responseKind": {"group": group, "version": "v1", "kind": kind_name},
+            "scope": "Cluster", "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
+
+
+AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
+AGGREGATED_GROUPS = [
+    {"metadata": {"name": AUTHN, "creationTimestamp": None},
+     "versions": [{"version": "v1", "freshness": "Current",
+                   "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview")]}]},
+    {"metadata": {"name": AUTHZ, "creationTimestamp": None},
+     "versions": [{"version": "v1", "freshness": "Current", "resources": [
+         review(AUTHZ, "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
+         review(AUTHZ, "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
+         review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
+     ]}]},
+    COORDINATION_GROUP,
+]
+
+
+@pytest.mark.parametrize("path", ["/apis", "/apis/"])
+async def test_apis_lists_the_review_groups_aggregated_with_the_aggregated_content_type(
+    client: Any, path: str
+) -> None:
+    response = await client.get(path, headers={"Accept": KUBECTL_ACCEPT})
     assert response.status == 200
     assert response.headers["Content-Type"] == V2
     assert await response.json() == {
         "kind": "APIGroupDiscoveryList",
         "apiVersion": "apidiscovery.k8s.io/v2",
         "metadata": {},
-        "items": [COORDINATION_GROUP],
+        "items": AGGREGATED_GROUPS,
     }
 
 
@@ -182,16 +208,77 @@ async def test_api_answers_legacy_apiversions_naming_the_address_the_client_used
     }
 
 
-async def test_apis_answers_the_legacy_group_list(client: Any) -> None:
-    response = await client.get("/apis", headers={"Accept": "application/json, */*"})
+def group_entry(name: str) -> dict[str, Any]:
+    version = {"groupVersion": f"{name}/v1", "version": "v1"}
+    return {"name": name, "versions": [version], "preferredVersion": version}
+
+
+@pytest.mark.parametrize("path", ["/apis", "/apis/"])
+async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> None:
+    response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
+    assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
+                                     "groups": [group_entry(AUTHN), group_entry(AUTHZ),
+                                                group_entry("coordination.k8s.io")]}
+
+
+@pytest.mark.parametrize("path", ["/apis/authorization.k8s.io", "/apis/authorization.k8s.io/"])
+async def test_a_group_answers_its_apigroup_with_or_without_a_trailing_slash(client: Any, path: str) -> None:
+    response = await client.get(path)
+    assert response.status == 200
+    assert await response.json() == {"kind": "APIGroup", "apiVersion": "v1", **group_entry(AUTHZ)}
+
+
+@pytest.mark.parametrize("path", ["/apis/authorization.k8s.io/v1", "/apis/authorization.k8s.io/v1/"])
+async def test_a_group_version_answers_its_legacy_resource_list(client: Any, path: str) -> None:
+    response = await client.get(path)
+    assert response.status == 200
     assert await response.json() == {
-        "kind": "APIGroupList",
-        "apiVersion": "v1",
-        "groups": [
-            {"name": "coordination.k8s.io", "versions": [COORDINATION_V1], "preferredVersion": COORDINATION_V1}
+        "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "authorization.k8s.io/v1",
+        "resources": [
+            legacy("selfsubjectaccessreviews", "SelfSubjectAccessReview", ["create"], namespaced=False,
+                   singular="selfsubjectaccessreview"),
+            legacy("selfsubjectrulesreviews", "SelfSubjectRulesReview", ["create"], namespaced=False,
+                   singular="selfsubjectrulesreview"),
+            legacy("subjectaccessreviews", "SubjectAccessReview", ["create"], namespaced=False,
+                   singular="subjectaccessreview"),
         ],
     }
+    authn = await (await client.get("/apis/authentication.k8s.io/v1")).json()
+    assert authn["resources"] == [legacy("selfsubjectreviews", "SelfSubjectReview", ["create"], namespaced=False,
+                                         singular="selfsubjectreview")]
+
+
+@pytest.mark.parametrize("path", ["/apis/apps", "/apis/apps/v1", "/apis/authorization.k8s.io/v2"])
+async def test_a_group_or_version_not_served_is_404(client: Any, path: str) -> None:
+    assert (await client.get(path)).status == 404
+
+
+@pytest.mark.parametrize(("path", "kind_name"), [("/version/", None), ("/api/", "APIVersions"),
+                                                 ("/api/v1/", "APIResourceList")])
+async def test_discovery_answers_with_a_trailing_slash_as_without(
+    client: Any, path: str, kind_name: str | None
+) -> None:
+    with_slash = await client.get(path)
+    without = await client.get(path.rstrip("/"))
+    assert with_slash.status == 200
+    assert await with_slash.read() == await without.read()
+    if kind_name:
+        assert (await with_slash.json())["kind"] == kind_name
+
+
+@pytest.mark.parametrize("path", ["/", "/index.html"])
+async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: Any, path: str) -> None:
+    response = await client.get(path, headers={"Accept": "application/yaml"})
+    assert response.status == 200
+    assert response.headers["Content-Type"] == "application/json"
+    paths = [
+        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
+        f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1", "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
+        "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
+    ]
+    # upstream's WriteRawJSON: json.MarshalIndent with two spaces, no final newline
+    assert await response.text() == '{\n  "paths": [\n' + ",\n".join(f'    "{p}"' for p in paths) + "\n  ]\n}"
 
 
 async def test_a_named_group_and_its_version_are_discoverable(client: Any) -> None:
@@ -276,6 +363,7 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
                 storageVersionHash="xPOwRZ+Yhw8=",
             ),
             legacy("pods/binding", "Binding", ["create"]),
+            legacy("pods/eviction", "Eviction", ["create"], group="policy", version="v1"),
             legacy("pods/log", "Pod", ["get"]),
             legacy("pods/resize", "Pod", STATUS_VERBS),
             legacy("pods/status", "Pod", STATUS_VERBS),

@@ -40,6 +40,10 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["namespaces", "ns", "v1", "false", "Namespace"],
         ["nodes", "no", "v1", "false", "Node"],
         ["pods", "po", "v1", "true", "Pod"],
+        ["selfsubjectreviews", "authentication.k8s.io/v1", "false", "SelfSubjectReview"],
+        ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
+        ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],
+        ["subjectaccessreviews", "authorization.k8s.io/v1", "false", "SubjectAccessReview"],
         ["leases", "coordination.k8s.io/v1", "true", "Lease"],
     ]
     wide = {row[0]: row for row in table(kubectl.ok("api-resources", "-o", "wide"))}

@@ -68,9 +68,10 @@ def namespace(meta: bytes, spec: bytes = b"") -> bytes:
 
 
 # --- tests ------------------------------------------------------------------------------------------
-def test_kubectl_create_namespace_body_decodes_to_its_name_only() -> None:
+def test_kubectl_create_namespace_body_decodes_to_its_name_and_empty_spec() -> None:
+    # the spec message is there, empty (Go's value struct); the status the server fills in is not read
     assert decode_k8s_protobuf(KUBECTL_CREATE_NS_FOO) == {
-        "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "foo"},
+        "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "foo"}, "spec": {},
     }
 
 

@@ -13,6 +13,7 @@ POD = Kind(
         "pods", "Pod", namespaced=True, singular="pod", short_names=("po",), categories=("all",),
         subresources=(
             SubresourceInfo("binding", "Binding", ("create",)),
+            SubresourceInfo("eviction", "Eviction", ("create",), group="policy", version="v1"),
             SubresourceInfo("log", "Pod", ("get",)),
             SubresourceInfo("resize", "Pod", STATUS_VERBS),
             SubresourceInfo("status", "Pod", STATUS_VERBS),

@@ -1,0 +1,28 @@
+"""POST to the access and identity reviews (fakeapi.registry.reviews): one create-only handler each."""
+
+from __future__ import annotations
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from fakeapi.http.bodies import read_object
+from fakeapi.http.keys import api_key
+from fakeapi.http.responses import json_response
+from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.registry.options import WriteOptions
+from fakeapi.registry.reviews import REVIEWS, Review, create_review
+
+
+def _handler(review: Review) -> Handler:
+    async def create(request: web.Request) -> web.Response:
+        body = await read_object(request)
+        options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+        answer = create_review(review, body, options, request.app[api_key].clock)
+        return json_response(answer, status=201, warnings=options.warnings)
+
+    return create
+
+
+REVIEW_HANDLERS: tuple[tuple[ResourceInfo, Handler], ...] = tuple(
+    (review.info, _handler(review)) for review in REVIEWS
+)

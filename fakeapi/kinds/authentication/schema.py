@@ -1,0 +1,47 @@
+"""authentication.k8s.io/v1 SelfSubjectReview: the body of `kubectl auth whoami` and its answer."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from marshmallow import fields
+
+from fakeapi.machinery.schemas.base import K8sSchema, TypedSchema, doc
+from fakeapi.machinery.schemas.meta import ObjectMetaSchema
+
+
+class UserInfoSchema(K8sSchema):
+    """The information about the user needed to implement the user.Info interface."""
+
+    openapi_name = "io.k8s.api.authentication.v1.UserInfo"
+
+    username = fields.String(metadata=doc("The name that uniquely identifies this user among all active users."))
+    uid = fields.String(metadata=doc("A unique value that identifies this user across time."))
+    groups = fields.List(
+        fields.String(), metadata=doc("The names of groups this user is a part of.", list_type="atomic"),
+    )
+    extra = fields.Dict(
+        keys=fields.String(), values=fields.List(fields.String()),
+        metadata=doc("Any additional information provided by the authenticator."),
+    )
+
+
+class SelfSubjectReviewStatusSchema(K8sSchema):
+    """Filled in by the server with the user attributes."""
+
+    openapi_name = "io.k8s.api.authentication.v1.SelfSubjectReviewStatus"
+
+    userInfo = fields.Nested(UserInfoSchema, metadata=doc("User attributes of the user making this request."))
+
+
+class SelfSubjectReviewSchema(TypedSchema):
+    """Contains the user information that the kube-apiserver has about the user making this request."""
+
+    openapi_name = "io.k8s.api.authentication.v1.SelfSubjectReview"
+    go_zero: ClassVar[dict[str, Any]] = {"metadata": {}, "status": {}}
+
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
+    status = fields.Nested(
+        SelfSubjectReviewStatusSchema,
+        metadata=doc("Status is filled in by the server with the user attributes."),
+    )
