@@ -274,7 +274,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.headers["Content-Type"] == "application/json"
     paths = [
         "/api", "/api/v1", "/apis", "/apis/", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
-        f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1", "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
+        f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
     ]
     # upstream's WriteRawJSON: json.MarshalIndent with two spaces, no final newline
