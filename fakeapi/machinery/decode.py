@@ -32,11 +32,13 @@ from typing import Any
 import orjson
 from marshmallow import Schema, fields
 
+from fakeapi.machinery import gobase64
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.jsonvalues import copy_json, json_type_name
 from fakeapi.machinery.memo import Memo
 from fakeapi.machinery.schemas.base import (
     QUANTITY_FORMAT_ERROR,
+    BytesMap,
     FreeForm,
     Int32,
     IntOrString,
@@ -52,7 +54,7 @@ from fakeapi.machinery.schemas.base import (
 from fakeapi.machinery.types import JSON
 
 _STR, _BOOL, _INT32, _INT64, _FLOAT, _QUANTITY, _INTSTR, _TIME, _MICROTIME = range(9)
-_STRMAP, _RESOURCES, _FREE, _OBJECT, _LIST = range(9, 14)
+_STRMAP, _RESOURCES, _FREE, _OBJECT, _LIST, _BYTESMAP = range(9, 15)
 
 _INT32_LIMIT = 1 << 31
 _INT64_LIMIT = 1 << 63
@@ -295,6 +297,10 @@ def _leaf(spec: _Spec, value: Any) -> Any:
             else:
                 raise _WrongType(json_type_name(element), "string")
         return strings
+    if kind == _BYTESMAP:
+        if kind_of_value is not dict:
+            raise _WrongType(json_type_name(value), spec.go_type)
+        return {map_key: _base64(element) for map_key, element in value.items()}
     if kind == _RESOURCES:
         if kind_of_value is not dict:
             raise _WrongType(json_type_name(value), spec.go_type)
@@ -327,6 +333,18 @@ def _quantity(value: Any) -> str:
 
 
 
+
+
+def _base64(value: Any) -> str:
+    """A []byte value: canonical base64 (Go decodes it, then writes it back); null is no bytes."""
+    if value is None:
+        return ""
+    if type(value) is not str:
+        raise _WrongType(json_type_name(value), "[]uint8")
+    try:
+        return gobase64.canonical(value)
+    except gobase64.CorruptInput as error:
+        raise _Failure(str(error)) from None
 
 
 def _number_or_type(value: Any) -> str:
@@ -380,6 +398,8 @@ def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], _Plan]) -
         return _Spec(_LIST, f"[]{item.go_type}", item=item)
     if isinstance(declared, ResourceList):
         return _Spec(_RESOURCES, "v1.ResourceList")
+    if isinstance(declared, BytesMap):
+        return _Spec(_BYTESMAP, "map[string][]uint8")
     if isinstance(declared, StringMap):
         return _Spec(_STRMAP, "map[string]string")
     if isinstance(declared, FreeForm | fields.Dict | fields.Raw):

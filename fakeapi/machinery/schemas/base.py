@@ -265,6 +265,21 @@ class StringMap(fields.Dict):
         super().__init__(keys=fields.String(), values=fields.String(), **kwargs)
 
 
+class Base64Bytes(fields.String):
+    """A Go []byte: base64 text on the wire (standard alphabet, padded)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.metadata = {**self.metadata, "format": "byte"}
+
+
+class BytesMap(fields.Dict):
+    """map[string][]byte (Secret data, ConfigMap binaryData): keys are free, values are base64 text."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(keys=fields.String(), values=Base64Bytes(), **kwargs)
+
+
 class ResourceList(fields.Dict):
     """v1.ResourceList: resource name -> Quantity."""
 
