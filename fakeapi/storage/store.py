@@ -76,6 +76,10 @@ class Store:
         self._now = now
         self._compacted_rv = 0  # changes up to here are no longer replayable
         self._listeners: list[Listener] = []
+        # work listeners asked to run once the change they heard about has reached every listener
+        self._after_delivery: deque[Callable[[], None]] = deque()
+        self._delivering = False
+        self._running_after_delivery = False
         # (resource, namespace or None) -> keys in storage order; dropped when an object comes or goes
         self._key_order: dict[tuple[str, str | None], list[tuple[str, ObjectKey]]] = {}
 
@@ -246,6 +250,14 @@ class Store:
     def unsubscribe(self, listener: Listener) -> None:
         self._listeners.remove(listener)
 
+    def after_delivery(self, work: Callable[[], None]) -> None:
+        """Run `work` once the change being announced has reached every listener (at once when none is).
+        How a listener writes in reaction to a change (a controller) without its own change reaching
+        watchers before the one it reacts to."""
+        self._after_delivery.append(work)
+        if not self._delivering:
+            self._run_after_delivery()
+
     # ---- internals
 
     def _stamp(self, obj: JSON) -> bytes:
@@ -260,8 +272,24 @@ class Store:
         self._recorded.append(self._now())
         if self._history_age is not None:
             self._forget_old()
-        for listener in self._listeners:
-            listener(event)
+        self._delivering = True
+        try:
+            for listener in self._listeners:
+                listener(event)
+        finally:
+            self._delivering = False
+        if self._after_delivery:
+            self._run_after_delivery()
+
+    def _run_after_delivery(self) -> None:
+        if self._running_after_delivery:
+            return  # a write made by queued work: the loop below runs what it queued, in order
+        self._running_after_delivery = True
+        try:
+            while self._after_delivery:
+                self._after_delivery.popleft()()
+        finally:
+            self._running_after_delivery = False
 
     def _forget_order(self, key: ObjectKey) -> None:
         if self._key_order:

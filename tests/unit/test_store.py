@@ -109,3 +109,26 @@ def test_a_restored_snapshot_counts_on_and_drops_history() -> None:
     assert store.resource_version == 3
     with pytest.raises(Expired):
         store.events_since(1)
+
+
+def test_work_queued_by_a_listener_runs_after_the_change_reached_every_listener() -> None:
+    """How a controller writes in reaction to a change: its change reaches listeners after the first."""
+    store = Store()
+    seen: list[tuple[str, int]] = []
+
+    def controller(event: Event) -> None:
+        if event.key == NAMESPACE and event.type == "ADDED":
+            store.after_delivery(lambda: store.create(POD, obj("made")))
+            store.after_delivery(lambda: store.create(ObjectKey("pods", "default", "second"), obj("second")))
+
+    store.subscribe(controller)
+    store.subscribe(lambda event: seen.append((event.key.name, event.resource_version)))
+    store.create(NAMESPACE, obj("default"))
+    assert seen == [("default", 1), ("web", 2), ("second", 3)]  # in resourceVersion order, each once
+    assert store.resource_version == 3
+
+
+def test_work_queued_outside_a_change_runs_at_once() -> None:
+    store = Store()
+    store.after_delivery(lambda: store.create(POD, obj("web")))
+    assert store.exists(POD)
