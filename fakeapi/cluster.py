@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from fakeapi.config import ServerConfig
 from fakeapi.controllers.namespace import NamespaceController
+from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
@@ -36,6 +37,7 @@ KINDS: tuple[Kind, ...] = (
     EVENT,
     NODE,
     LEASE,
+    CONFIG_MAP,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 

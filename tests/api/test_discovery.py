@@ -36,6 +36,14 @@ AGGREGATED_CORE_RESOURCES = [
         "verbs": ["create"],
     },
     {
+        "resource": "configmaps",
+        "responseKind": kind("ConfigMap"),
+        "scope": "Namespaced",
+        "singularResource": "configmap",
+        "verbs": ALL_VERBS,
+        "shortNames": ["cm"],
+    },
+    {
         "resource": "events",
         "responseKind": kind("Event"),
         "scope": "Namespaced",
@@ -325,6 +333,8 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
         "groupVersion": "v1",
         "resources": [
             legacy("bindings", "Binding", ["create"], singular="binding"),
+            legacy("configmaps", "ConfigMap", ALL_VERBS, singular="configmap", shortNames=["cm"],
+                   storageVersionHash="qFsyl6wFWjQ="),
             legacy(
                 "events",
                 "Event",
@@ -448,6 +458,7 @@ def test_storage_version_hash_matches_upstreams_published_values() -> None:
     assert storage_version_hash("", "v1", "Event") == "r2yiGXH7wu8="
     assert storage_version_hash("", "v1", "Node") == "XwShjMxG9Fs="
     assert storage_version_hash("coordination.k8s.io", "v1", "Lease") == "gqkMMb/YqFM="
+    assert storage_version_hash("", "v1", "ConfigMap") == "qFsyl6wFWjQ="
 
 
 async def test_every_advertised_resource_and_subresource_verb_is_routed(client: Any, make_pod: Any) -> None:
@@ -456,12 +467,16 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
     assert created.status == 201
     node = await client.post("/api/v1/nodes", json={"metadata": {"name": "n"}})
     assert node.status == 201
+    for resource in ("configmaps",):
+        made = await client.post(f"/api/v1/namespaces/default/{resource}", json={"metadata": {"name": "x"}})
+        assert made.status == 201
     listing = await (await client.get("/api/v1")).json()
     paths = {
         "pods": "/api/v1/namespaces/default/pods/p",
         "namespaces": "/api/v1/namespaces/default",
         "events": "/api/v1/namespaces/default/events",
         "nodes": "/api/v1/nodes/n",
+        "configmaps": "/api/v1/namespaces/default/configmaps/x",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

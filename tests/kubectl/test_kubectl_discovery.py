@@ -36,6 +36,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
     assert table(kubectl.ok("api-resources")) == [
         ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"],
         ["bindings", "v1", "true", "Binding"],
+        ["configmaps", "cm", "v1", "true", "ConfigMap"],
         ["events", "ev", "v1", "true", "Event"],
         ["namespaces", "ns", "v1", "false", "Namespace"],
         ["nodes", "no", "v1", "false", "Node"],

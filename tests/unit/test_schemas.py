@@ -11,6 +11,7 @@ from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, ValidationError, fields
 
 from fakeapi.cluster import KINDS
+from fakeapi.kinds.configmap.schema import ConfigMapSchema
 from fakeapi.kinds.event.schema import EventSchema
 from fakeapi.kinds.lease.schema import LeaseSchema, LeaseSpecSchema
 from fakeapi.kinds.namespace.schema import NamespaceSchema
@@ -26,6 +27,7 @@ from fakeapi.machinery.schemas.patchtree import patch_tree
 TOP_LEVEL: dict[str, type[Schema]] = {
     "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema, "Lease": LeaseSchema,
     "Binding": BindingSchema, "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema,
+    "ConfigMap": ConfigMapSchema,
 }
 
 
@@ -47,7 +49,7 @@ def reachable_schemas() -> Iterator[type[Schema]]:
 def test_each_stored_kind_brings_its_schema() -> None:
     assert {kind.info.kind: type(kind.schema) for kind in KINDS} == {
         "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema,
-        "Lease": LeaseSchema}
+        "Lease": LeaseSchema, "ConfigMap": ConfigMapSchema}
 
 
 @pytest.mark.parametrize(
@@ -71,6 +73,7 @@ def test_each_stored_kind_brings_its_schema() -> None:
                                 "architecture"]),
         (LeaseSpecSchema, ["holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime", "leaseTransitions",
                            "strategy", "preferredHolder"]),
+        (ConfigMapSchema, ["kind", "apiVersion", "metadata", "immutable", "data", "binaryData"]),
     ],
 )
 def test_fields_are_declared_in_upstream_go_struct_order(
