@@ -13,6 +13,7 @@ from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
+from fakeapi.kinds.secret import SECRET
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.ids import IdSource
@@ -38,6 +39,7 @@ KINDS: tuple[Kind, ...] = (
     NODE,
     LEASE,
     CONFIG_MAP,
+    SECRET,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 

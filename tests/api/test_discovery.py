@@ -89,6 +89,13 @@ AGGREGATED_CORE_RESOURCES = [
             status_sub("Pod"),
         ],
     },
+    {
+        "resource": "secrets",
+        "responseKind": kind("Secret"),
+        "scope": "Namespaced",
+        "singularResource": "secret",
+        "verbs": ALL_VERBS,
+    },
 ]
 
 
@@ -378,6 +385,7 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("pods/log", "Pod", ["get"]),
             legacy("pods/resize", "Pod", STATUS_VERBS),
             legacy("pods/status", "Pod", STATUS_VERBS),
+            legacy("secrets", "Secret", ALL_VERBS, singular="secret", storageVersionHash="S6u1pOWzb84="),
         ],
     }
 
@@ -459,6 +467,7 @@ def test_storage_version_hash_matches_upstreams_published_values() -> None:
     assert storage_version_hash("", "v1", "Node") == "XwShjMxG9Fs="
     assert storage_version_hash("coordination.k8s.io", "v1", "Lease") == "gqkMMb/YqFM="
     assert storage_version_hash("", "v1", "ConfigMap") == "qFsyl6wFWjQ="
+    assert storage_version_hash("", "v1", "Secret") == "S6u1pOWzb84="
 
 
 async def test_every_advertised_resource_and_subresource_verb_is_routed(client: Any, make_pod: Any) -> None:
@@ -477,6 +486,7 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
         "events": "/api/v1/namespaces/default/events",
         "nodes": "/api/v1/nodes/n",
         "configmaps": "/api/v1/namespaces/default/configmaps/x",
+        "secrets": "/api/v1/namespaces/default/secrets",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

@@ -20,6 +20,7 @@ from fakeapi.kinds.pod.schema.binding import BindingSchema
 from fakeapi.kinds.pod.schema.container import ContainerSchema, EphemeralContainerSchema
 from fakeapi.kinds.pod.schema.pod import PodSchema, PodSpecSchema
 from fakeapi.kinds.pod.schema.status import PodStatusSchema
+from fakeapi.kinds.secret.schema import SecretSchema
 from fakeapi.machinery.schemas.base import K8sSchema
 from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, ObjectMetaSchema, StatusSchema
 from fakeapi.machinery.schemas.patchtree import patch_tree
@@ -27,7 +28,7 @@ from fakeapi.machinery.schemas.patchtree import patch_tree
 TOP_LEVEL: dict[str, type[Schema]] = {
     "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema, "Lease": LeaseSchema,
     "Binding": BindingSchema, "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema,
-    "ConfigMap": ConfigMapSchema,
+    "ConfigMap": ConfigMapSchema, "Secret": SecretSchema,
 }
 
 
@@ -49,7 +50,7 @@ def reachable_schemas() -> Iterator[type[Schema]]:
 def test_each_stored_kind_brings_its_schema() -> None:
     assert {kind.info.kind: type(kind.schema) for kind in KINDS} == {
         "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema,
-        "Lease": LeaseSchema, "ConfigMap": ConfigMapSchema}
+        "Lease": LeaseSchema, "ConfigMap": ConfigMapSchema, "Secret": SecretSchema}
 
 
 @pytest.mark.parametrize(
@@ -74,6 +75,7 @@ def test_each_stored_kind_brings_its_schema() -> None:
         (LeaseSpecSchema, ["holderIdentity", "leaseDurationSeconds", "acquireTime", "renewTime", "leaseTransitions",
                            "strategy", "preferredHolder"]),
         (ConfigMapSchema, ["kind", "apiVersion", "metadata", "immutable", "data", "binaryData"]),
+        (SecretSchema, ["kind", "apiVersion", "metadata", "immutable", "data", "stringData", "type"]),
     ],
 )
 def test_fields_are_declared_in_upstream_go_struct_order(
