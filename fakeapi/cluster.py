@@ -14,6 +14,7 @@ from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
 from fakeapi.kinds.secret import SECRET
+from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.ids import IdSource
@@ -40,6 +41,7 @@ KINDS: tuple[Kind, ...] = (
     LEASE,
     CONFIG_MAP,
     SECRET,
+    SERVICE_ACCOUNT,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 

@@ -54,7 +54,7 @@ def patch_operations(document: dict[str, Any]) -> Iterator[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("document", "group", "kind"),
     [(document, "", kind) for document in (V3, V2)
-     for kind in ("Pod", "Namespace", "Event", "Node", "ConfigMap", "Secret")]
+     for kind in ("Pod", "Namespace", "Event", "Node", "ConfigMap", "Secret", "ServiceAccount")]
     + [(COORDINATION, "coordination.k8s.io", "Lease"), (V2, "coordination.k8s.io", "Lease")],
 )
 def test_each_created_kind_has_a_patch_operation_with_its_gvk_and_field_validation(
@@ -110,6 +110,9 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/secrets": ["get"],
         "/api/v1/namespaces/{namespace}/secrets": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/secrets/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/serviceaccounts": ["get"],
+        "/api/v1/namespaces/{namespace}/serviceaccounts": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": ["delete", "get", "patch", "put"],
     }
     assert {path: sorted(set(item) - {"parameters"}) for path, item in COORDINATION["paths"].items()} == {
         "/apis/coordination.k8s.io/v1/leases": ["get"],

@@ -96,6 +96,14 @@ AGGREGATED_CORE_RESOURCES = [
         "singularResource": "secret",
         "verbs": ALL_VERBS,
     },
+    {
+        "resource": "serviceaccounts",
+        "responseKind": kind("ServiceAccount"),
+        "scope": "Namespaced",
+        "singularResource": "serviceaccount",
+        "verbs": ALL_VERBS,
+        "shortNames": ["sa"],
+    },
 ]
 
 
@@ -386,6 +394,8 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("pods/resize", "Pod", STATUS_VERBS),
             legacy("pods/status", "Pod", STATUS_VERBS),
             legacy("secrets", "Secret", ALL_VERBS, singular="secret", storageVersionHash="S6u1pOWzb84="),
+            legacy("serviceaccounts", "ServiceAccount", ALL_VERBS, singular="serviceaccount", shortNames=["sa"],
+                   storageVersionHash="pbx9ZvyFpBE="),
         ],
     }
 
@@ -468,6 +478,7 @@ def test_storage_version_hash_matches_upstreams_published_values() -> None:
     assert storage_version_hash("coordination.k8s.io", "v1", "Lease") == "gqkMMb/YqFM="
     assert storage_version_hash("", "v1", "ConfigMap") == "qFsyl6wFWjQ="
     assert storage_version_hash("", "v1", "Secret") == "S6u1pOWzb84="
+    assert storage_version_hash("", "v1", "ServiceAccount") == "pbx9ZvyFpBE="
 
 
 async def test_every_advertised_resource_and_subresource_verb_is_routed(client: Any, make_pod: Any) -> None:
@@ -476,7 +487,7 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
     assert created.status == 201
     node = await client.post("/api/v1/nodes", json={"metadata": {"name": "n"}})
     assert node.status == 201
-    for resource in ("configmaps",):
+    for resource in ("configmaps", "serviceaccounts"):
         made = await client.post(f"/api/v1/namespaces/default/{resource}", json={"metadata": {"name": "x"}})
         assert made.status == 201
     listing = await (await client.get("/api/v1")).json()
@@ -487,6 +498,7 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
         "nodes": "/api/v1/nodes/n",
         "configmaps": "/api/v1/namespaces/default/configmaps/x",
         "secrets": "/api/v1/namespaces/default/secrets",
+        "serviceaccounts": "/api/v1/namespaces/default/serviceaccounts/x",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

@@ -42,6 +42,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["nodes", "no", "v1", "false", "Node"],
         ["pods", "po", "v1", "true", "Pod"],
         ["secrets", "v1", "true", "Secret"],
+        ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
         ["selfsubjectreviews", "authentication.k8s.io/v1", "false", "SelfSubjectReview"],
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
         ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],

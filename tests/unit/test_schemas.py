@@ -21,6 +21,7 @@ from fakeapi.kinds.pod.schema.container import ContainerSchema, EphemeralContain
 from fakeapi.kinds.pod.schema.pod import PodSchema, PodSpecSchema
 from fakeapi.kinds.pod.schema.status import PodStatusSchema
 from fakeapi.kinds.secret.schema import SecretSchema
+from fakeapi.kinds.serviceaccount.schema import ServiceAccountSchema
 from fakeapi.machinery.schemas.base import K8sSchema
 from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, ObjectMetaSchema, StatusSchema
 from fakeapi.machinery.schemas.patchtree import patch_tree
@@ -28,7 +29,7 @@ from fakeapi.machinery.schemas.patchtree import patch_tree
 TOP_LEVEL: dict[str, type[Schema]] = {
     "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema, "Lease": LeaseSchema,
     "Binding": BindingSchema, "DeleteOptions": DeleteOptionsSchema, "Status": StatusSchema,
-    "ConfigMap": ConfigMapSchema, "Secret": SecretSchema,
+    "ConfigMap": ConfigMapSchema, "Secret": SecretSchema, "ServiceAccount": ServiceAccountSchema,
 }
 
 
@@ -50,7 +51,8 @@ def reachable_schemas() -> Iterator[type[Schema]]:
 def test_each_stored_kind_brings_its_schema() -> None:
     assert {kind.info.kind: type(kind.schema) for kind in KINDS} == {
         "Pod": PodSchema, "Namespace": NamespaceSchema, "Event": EventSchema, "Node": NodeSchema,
-        "Lease": LeaseSchema, "ConfigMap": ConfigMapSchema, "Secret": SecretSchema}
+        "Lease": LeaseSchema, "ConfigMap": ConfigMapSchema, "Secret": SecretSchema,
+        "ServiceAccount": ServiceAccountSchema}
 
 
 @pytest.mark.parametrize(
@@ -76,6 +78,8 @@ def test_each_stored_kind_brings_its_schema() -> None:
                            "strategy", "preferredHolder"]),
         (ConfigMapSchema, ["kind", "apiVersion", "metadata", "immutable", "data", "binaryData"]),
         (SecretSchema, ["kind", "apiVersion", "metadata", "immutable", "data", "stringData", "type"]),
+        (ServiceAccountSchema, ["kind", "apiVersion", "metadata", "secrets", "imagePullSecrets",
+                                "automountServiceAccountToken"]),
     ],
 )
 def test_fields_are_declared_in_upstream_go_struct_order(
@@ -164,6 +168,12 @@ def test_patch_tree_nests_object_fields_and_skips_scalars_and_free_maps() -> Non
     assert "livenessProbe" in tree["spec"]["containers"]
     assert tree["spec"]["containers"]["livenessProbe"]["httpGet"]["httpHeaders"] == {"$listType": "atomic"}
     assert tree["spec"]["volumes"]["projected"]["sources"]["$listType"] == "atomic"
+
+
+def test_service_account_patch_tree_merges_secrets_by_name_and_pull_secrets_atomically() -> None:
+    tree = patch_tree(ServiceAccountSchema)
+    assert {key: value for key, value in tree["secrets"].items() if key in RESERVED} == merged_map("name")
+    assert tree["imagePullSecrets"] == ATOMIC
 
 
 def test_patch_tree_is_cached_per_schema_class() -> None:
