@@ -2,18 +2,21 @@
 
 `k8s\\x00` + runtime.Unknown{1: TypeMeta{1: apiVersion, 2: kind}, 2: raw, 3: contentEncoding} wraps the
 object's message. The kinds decoded are the ones kubectl sends this way to what fakeapi serves:
-Namespace (`create namespace`), the access and identity reviews (`auth can-i`, `auth can-i --list`,
+Namespace (`create namespace`), ConfigMap, Secret and ServiceAccount (`create configmap/secret/
+serviceaccount`), the access and identity reviews (`auth can-i`, `auth can-i --list`,
 `auth whoami`) and Eviction (`drain`). Each is read through its layout (field number -> JSON name and
 how to read the value); fields a layout does not name are skipped. Any other kind, an encoded (e.g.
 gzip) payload or a malformed body raises UnsupportedMediaType.
 
 Go decodes into structs, so an empty string, a false or a zero is the field's zero value: those are
-left out of the JSON, as an absent field means the same. A message field that is present is kept,
+left out of the JSON, as an absent field means the same (a `*bool` is kept even when false: gogo writes
+it only when it is set). A message field that is present is kept,
 even when empty (a pointer to an empty struct is not a nil pointer).
 """
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterator, Mapping
 from typing import NamedTuple, Union
 
@@ -29,6 +32,7 @@ _VARINT, _FIXED64, _BYTES, _FIXED32 = 0, 1, 2, 5
 
 # how a field's value is read: a scalar reader, a nested message's layout, or a repeated message
 STRING, STRINGS, BOOL, INT64, STRING_MAP, STRINGS_MAP = "string", "strings", "bool", "int64", "map", "strings_map"
+OPTIONAL_BOOL, BYTES_MAP = "optional_bool", "bytes_map"
 
 
 class Repeated(NamedTuple):
@@ -42,6 +46,10 @@ _OBJECT_META: Layout = {
     1: ("name", STRING), 2: ("generateName", STRING), 3: ("namespace", STRING), 5: ("uid", STRING),
     6: ("resourceVersion", STRING), 11: ("labels", STRING_MAP), 12: ("annotations", STRING_MAP),
     14: ("finalizers", STRINGS),
+}
+_OBJECT_REFERENCE: Layout = {
+    1: ("kind", STRING), 2: ("namespace", STRING), 3: ("name", STRING), 4: ("uid", STRING),
+    5: ("apiVersion", STRING), 6: ("resourceVersion", STRING), 7: ("fieldPath", STRING),
 }
 _SELECTOR_REQUIREMENT: Layout = {1: ("key", STRING), 2: ("operator", STRING), 3: ("values", STRINGS)}
 _SELECTOR_ATTRIBUTES: Layout = {1: ("rawSelector", STRING), 2: ("requirements", Repeated(_SELECTOR_REQUIREMENT))}
@@ -67,6 +75,18 @@ _DELETE_OPTIONS: Layout = {
 # the top-level messages, by (apiVersion, kind); a status the server fills in is not read
 LAYOUTS: dict[tuple[str, str], Layout] = {
     ("v1", "Namespace"): {1: ("metadata", _OBJECT_META), 2: ("spec", {1: ("finalizers", STRINGS)})},
+    ("v1", "ConfigMap"): {
+        1: ("metadata", _OBJECT_META), 2: ("data", STRING_MAP), 3: ("binaryData", BYTES_MAP),
+        4: ("immutable", OPTIONAL_BOOL),
+    },
+    ("v1", "Secret"): {
+        1: ("metadata", _OBJECT_META), 2: ("data", BYTES_MAP), 3: ("type", STRING), 4: ("stringData", STRING_MAP),
+        5: ("immutable", OPTIONAL_BOOL),
+    },
+    ("v1", "ServiceAccount"): {
+        1: ("metadata", _OBJECT_META), 2: ("secrets", Repeated(_OBJECT_REFERENCE)),
+        3: ("imagePullSecrets", Repeated({1: ("name", STRING)})), 4: ("automountServiceAccountToken", OPTIONAL_BOOL),
+    },
     ("authorization.k8s.io/v1", "SelfSubjectAccessReview"): {
         1: ("metadata", _OBJECT_META), 2: ("spec", _SELF_ACCESS_SPEC), 3: ("status", _ACCESS_REVIEW_STATUS),
     },
@@ -151,12 +171,17 @@ def _read_scalar(out: JSON, name: str, reader: str, value: int | memoryview) -> 
     elif reader == BOOL:
         if _number(value):
             out[name] = True
+    elif reader == OPTIONAL_BOOL:
+        out[name] = bool(_number(value))
     elif reader == INT64:
         number = _number(value)
         out[name] = number - (1 << 64) if number >= 1 << 63 else number
     elif reader == STRING_MAP:
         key, entry = _map_entry(value)
         out.setdefault(name, {})[key] = _text(entry) if entry is not None else ""
+    elif reader == BYTES_MAP:  # bytes travel as base64 in JSON
+        key, entry = _map_entry(value)
+        out.setdefault(name, {})[key] = base64.b64encode(entry if entry is not None else b"").decode("ascii")
     else:  # STRINGS_MAP: map<string, ExtraValue{1: items}>
         key, entry = _map_entry(value)
         items = [_text(item) for number, _, item in _fields(entry)] if entry is not None else []

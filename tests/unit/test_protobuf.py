@@ -1,6 +1,9 @@
-"""The protobuf envelope decoder: kubectl's real `create namespace` body, hand-built bodies, and 415s."""
+"""The protobuf envelope decoder: kubectl's real `create namespace/configmap/secret/serviceaccount` bodies,
+hand-built bodies, and 415s."""
 
 from __future__ import annotations
+
+import base64
 
 import pytest
 
@@ -16,6 +19,23 @@ KUBECTL_CREATE_NS_FOO = bytes.fromhex(
 KUBECTL_CREATE_CONFIGMAP = bytes.fromhex(
     "6b3873000a0f0a0276311209436f6e6669674d617012240a1a0a03636d3112001a0764656661756c7422002a00"
     "32003800420012060a01611201621a002200"
+)
+# Captured from kubectl v1.32 `create secret generic s1 --from-literal=a=b` (type left empty).
+KUBECTL_CREATE_SECRET = bytes.fromhex(
+    "6b3873000a0c0a0276311206536563726574121e0a120a02733112001a0022002a0032003800420012060a016112"
+    "01621a001a002200"
+)
+# `create secret docker-registry r1 --docker-server=x.io --docker-username=u --docker-password=p`
+KUBECTL_CREATE_DOCKER_SECRET = bytes.fromhex(
+    "6b3873000a0c0a0276311206536563726574128b010a120a02723112001a0022002a0032003800420012550a112e"
+    "646f636b6572636f6e6669676a736f6e12407b226175746873223a7b22782e696f223a7b22757365726e616d6522"
+    "3a2275222c2270617373776f7264223a2270222c2261757468223a2264547077227d7d7d1a1e6b756265726e6574"
+    "65732e696f2f646f636b6572636f6e6669676a736f6e1a002200"
+)
+# `create serviceaccount sa1`
+KUBECTL_CREATE_SERVICE_ACCOUNT = bytes.fromhex(
+    "6b3873000a140a027631120e536572766963654163636f756e7412150a130a0373613112001a0022002a00320038"
+    "0042001a002200"
 )
 
 UNSUPPORTED = (
@@ -81,6 +101,39 @@ def test_hand_built_envelope_matches_what_kubectl_sends() -> None:
     assert envelope(namespace(meta)) == KUBECTL_CREATE_NS_FOO
 
 
+def test_kubectls_config_map_secret_and_service_account_bodies_decode() -> None:
+    assert decode_k8s_protobuf(KUBECTL_CREATE_CONFIGMAP) == {
+        "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "cm1", "namespace": "default"},
+        "data": {"a": "b"}}
+    assert decode_k8s_protobuf(KUBECTL_CREATE_SECRET) == {
+        "apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s1"}, "data": {"a": "Yg=="}}
+    docker = decode_k8s_protobuf(KUBECTL_CREATE_DOCKER_SECRET)
+    assert docker["type"] == "kubernetes.io/dockerconfigjson"
+    assert base64.b64decode(docker["data"][".dockerconfigjson"]) == (
+        b'{"auths":{"x.io":{"username":"u","password":"p","auth":"dTpw"}}}')
+    assert decode_k8s_protobuf(KUBECTL_CREATE_SERVICE_ACCOUNT) == {
+        "apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "sa1"}}
+
+
+def test_every_field_a_client_sets_on_the_three_kinds_is_decoded() -> None:
+    meta = message(1, string(1, "x"))
+    binary = message(3, string(1, "bin") + message(2, b"\x00\xff"))
+    assert decode_k8s_protobuf(envelope(meta + map_entry(2, "k", "v") + binary + integer(4, 1),
+                                        kind="ConfigMap")) == {
+        "apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "x"}, "data": {"k": "v"},
+        "binaryData": {"bin": "AP8="}, "immutable": True}
+    assert decode_k8s_protobuf(envelope(meta + map_entry(4, "plain", "text") + string(3, "Opaque")
+                                        + integer(5, 0), kind="Secret")) == {
+        "apiVersion": "v1", "kind": "Secret", "metadata": {"name": "x"}, "stringData": {"plain": "text"},
+        "type": "Opaque", "immutable": False}
+    reference = message(2, string(1, "Secret") + string(2, "") + string(3, "token") + string(4, ""))
+    assert decode_k8s_protobuf(envelope(meta + reference + message(3, string(1, "pull")) + integer(4, 0),
+                                        kind="ServiceAccount")) == {
+        "apiVersion": "v1", "kind": "ServiceAccount", "metadata": {"name": "x"},
+        "secrets": [{"kind": "Secret", "name": "token"}], "imagePullSecrets": [{"name": "pull"}],
+        "automountServiceAccountToken": False}
+
+
 def test_metadata_strings_maps_and_finalizers_are_decoded() -> None:
     meta = (string(1, "team-a") + string(2, "team-") + string(3, "ignored-ns") + string(5, "u-1")
             + string(6, "7") + map_entry(11, "app", "web") + map_entry(11, "tier", "front")
@@ -119,7 +172,6 @@ def test_empty_namespace_payload_gives_empty_metadata() -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        pytest.param(KUBECTL_CREATE_CONFIGMAP, id="configmap-from-kubectl"),
         pytest.param(envelope(namespace(string(1, "p")), kind="Pod"), id="pod-kind"),
         pytest.param(envelope(namespace(string(1, "n")), api_version="v2"), id="other-version"),
         pytest.param(envelope(namespace(string(1, "n")), encoding="gzip"), id="content-encoding"),
