@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 
 from fakeapi.config import ServerConfig
 from fakeapi.controllers.namespace import NamespaceController
+from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
+from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.kind import Kind
@@ -44,6 +46,8 @@ KINDS: tuple[Kind, ...] = (
     SERVICE_ACCOUNT,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
+# (resource, name) of what the controllers keep in every namespace
+NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("configmaps", CONFIG_MAP_NAME)})
 
 
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
@@ -93,11 +97,19 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         api.resources[kind.info.resource] = registry
         for name in kind.subresource_strategies:
             api.subresources[(kind.info.resource, name)] = registry.subresource(name)
+    start_namespace_content_controllers(api)
     seed_namespaces(api)
     controller = NamespaceController(
         api.resources["namespaces"], lambda: [r for r in api.resources.values() if r.info.namespaced])
     api.store.subscribe(controller.on_event)
     return api
+
+
+def start_namespace_content_controllers(api: Api) -> None:
+    """The controllers that fill every namespace: its `default` ServiceAccount and `kube-root-ca.crt`."""
+    namespaces = api.resources["namespaces"]
+    api.store.subscribe(ServiceAccountsController(namespaces, api.resources["serviceaccounts"]).on_event)
+    api.store.subscribe(RootCACertPublisher(namespaces, api.resources["configmaps"]).on_event)
 
 
 def seed_namespaces(api: Api) -> None:

@@ -390,7 +390,8 @@ async def test_server_shutdown_ends_every_watch_cleanly() -> None:
     await site.start()
     url = f"http://127.0.0.1:{runner.addresses[0][1]}"
     async with aiohttp.ClientSession() as session:
-        streams = [await session.get(url + path, params={"watch": "1", "resourceVersion": "4"})
+        now = str(app[api_key].store.resource_version)
+        streams = [await session.get(url + path, params={"watch": "1", "resourceVersion": now})
                    for path in (PODS, "/api/v1/pods", "/api/v1/namespaces")]
         assert app[watch_hub_key].count() == 3
         started = time.monotonic()

@@ -99,9 +99,13 @@ async def test_dump_lists_every_object_namespaces_first(http: aiohttp.ClientSess
     async with http.get(API + "/dump") as response:
         dump = await response.json()
     assert dump["kind"] == "List" and dump["apiVersion"] == "v1"
-    assert [(i["kind"], i["metadata"]["name"]) for i in dump["items"]] == [
-        ("Namespace", "default"), ("Namespace", "kube-node-lease"), ("Namespace", "kube-public"),
-        ("Namespace", "kube-system"), ("Pod", "web"), ("Pod", "db")]
+    namespaces = ["default", "kube-node-lease", "kube-public", "kube-system"]
+    assert [(i["kind"], i["metadata"].get("namespace", ""), i["metadata"]["name"]) for i in dump["items"]] == [
+        *[("Namespace", "", name) for name in namespaces],
+        ("Pod", "default", "web"), ("Pod", "kube-system", "db"),
+        # what the controllers keep in every namespace
+        *[("ConfigMap", namespace, "kube-root-ca.crt") for namespace in namespaces],
+        *[("ServiceAccount", namespace, "default") for namespace in namespaces]]
     async with http.get(API + "/dump?resource=pods&namespace=kube-system") as response:
         assert [i["metadata"]["name"] for i in (await response.json())["items"]] == ["db"]
 
@@ -113,7 +117,8 @@ async def test_snapshots_are_taken_listed_restored_and_deleted(http: aiohttp.Cli
     async with http.post(API + "/snapshots") as response:
         assert response.status == 201
         snapshot = await response.json()
-    assert snapshot["id"] == "1" and snapshot["objects"] == 5
+    # the pod, the 4 namespaces, and the default ServiceAccount and kube-root-ca.crt of each
+    assert snapshot["id"] == "1" and snapshot["objects"] == 13
     async with http.post(API + "/seed", json=[make_pod("later")]):
         pass
     async with http.get(API + "/snapshots") as response:
