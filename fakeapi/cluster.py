@@ -28,6 +28,7 @@ from fakeapi.registry.admission import (
     defaulttolerationseconds,
     namespacelifecycle,
     priority,
+    serviceaccount,
     taintnodesbycondition,
 )
 from fakeapi.registry.generic import Registry
@@ -53,6 +54,7 @@ NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("c
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
 ADMISSION_PLUGINS: tuple[tuple[str, PluginFactory], ...] = (
     (namespacelifecycle.NAME, namespacelifecycle.NamespaceLifecycle),
+    (serviceaccount.NAME, serviceaccount.ServiceAccount),
     (taintnodesbycondition.NAME, taintnodesbycondition.TaintNodesByCondition),
     (priority.NAME, priority.Priority),
     (defaulttolerationseconds.NAME, defaulttolerationseconds.DefaultTolerationSeconds),

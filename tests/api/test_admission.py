@@ -1,6 +1,6 @@
 """The default admission chain of kube-apiserver v1.32 for what fakeapi serves: NamespaceLifecycle,
-TaintNodesByCondition, Priority and DefaultTolerationSeconds, in upstream's order, each switchable off by
-its upstream name."""
+ServiceAccount (tests/api/test_serviceaccount_admission.py), TaintNodesByCondition, Priority and
+DefaultTolerationSeconds, in upstream's order, each switchable off by its upstream name."""
 
 from __future__ import annotations
 

@@ -9,6 +9,8 @@ from typing import Any
 
 import pytest
 
+from tests.builders import pod
+
 NAMESPACES = "/api/v1/namespaces"
 DESCRIPTION = (
     "Contains a CA bundle that can be used to verify the kube-apiserver when using internal endpoints such as "
@@ -47,6 +49,13 @@ async def test_a_new_namespace_has_them_as_soon_as_it_is_created(client: Any) ->
     # made in reaction to the namespace: after it in resourceVersion order, so watchers see the namespace first
     versions = [int(obj["metadata"]["resourceVersion"]) for obj in (created, account, config_map)]
     assert versions == sorted(versions)
+
+
+async def test_a_pod_can_be_created_in_a_namespace_right_after_the_namespace(client: Any) -> None:
+    await client.post(NAMESPACES, json={"metadata": {"name": "team-b"}})
+    response = await client.post(f"{NAMESPACES}/team-b/pods", json=pod())
+    assert response.status == 201
+    assert (await response.json())["spec"]["serviceAccountName"] == "default"
 
 
 async def test_a_deleted_default_service_account_is_made_again(client: Any) -> None:

@@ -262,11 +262,15 @@ def test_server_side_apply_owns_fields_and_reports_conflicts(kubectl: Kubectl) -
 
 def test_replace_from_a_file(kubectl: Kubectl, server: Server) -> None:
     make_pod(server, "repl-1")
-    manifest = pod_yaml("repl-1").replace("- name: repl-1", "- name: main")
-    manifest = manifest.replace("app: repl-1", "app: replaced")
-    path = kubectl.write("repl-1.yaml", manifest)
+    stored = kubectl.ok("get", "pod", "repl-1", "-o", "yaml")
+    path = kubectl.write("repl-1.yaml", stored.replace("app: repl-1", "app: replaced"))
     assert kubectl.ok("replace", "-f", path) == "pod/repl-1 replaced\n"
     assert kubectl.ok("get", "pod", "repl-1", "-o", "jsonpath={.metadata.labels.app}") == "replaced"
+    # the bare manifest lacks what admission added (service account, token volume): a spec change, as upstream
+    bare = pod_yaml("repl-1").replace("- name: repl-1", "- name: main")
+    refused = kubectl("replace", "-f", kubectl.write("bare.yaml", bare))
+    assert refused.rc == 1 and "spec: Forbidden: pod updates may not change fields" in refused.err
+    assert "- spec.serviceAccountName: \"default\"" in refused.err
     missing = kubectl("replace", "-f", kubectl.write("repl-2.yaml", pod_yaml("repl-2")))
     assert missing.rc == 1 and 'pods "repl-2" not found' in missing.err
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.types import JSON
 
 CREATE = "CREATE"
@@ -38,7 +39,10 @@ class Attributes:
 
 
 class ObjectReader(Protocol):
-    """How plugins read other objects (namespaces, service accounts...): None when there is none."""
+    """What plugins see of the cluster: other objects (namespaces, service accounts...; None when there is
+    none), and the server's id source for the names they generate (reproducible under a seed)."""
+
+    ids: IdSource
 
     def find(self, resource: str, namespace: str, name: str) -> JSON | None: ...
 
