@@ -53,9 +53,10 @@ snapshots_key = web.AppKey("fakeapi_snapshots", dict[str, Snapshot])
 
 
 def reset(app: web.Application, seed: int | None = None) -> None:
-    """Back to a fresh server: only the initial namespaces, no logs, faults or recorded requests, a live
-    clock, and uids and names drawn from `seed` (as a fresh server's with that seed). The resourceVersion
-    keeps counting up; open watches end, and their clients, watching again, get 410 Expired and relist."""
+    """Back to a fresh server: only the initial namespaces (and what the controllers put in each), no logs,
+    faults or recorded requests, a live clock, and uids and names drawn from `seed` (as a fresh server's
+    with that seed). The resourceVersion keeps counting up; open watches end, and their clients, watching
+    again, get 410 Expired and relist."""
     api = app[api_key]
     api.store.restore(StoreSnapshot({}, 0))
     app[watch_hub_key].end_all()

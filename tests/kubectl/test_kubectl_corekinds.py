@@ -1,0 +1,82 @@
+"""kubectl with ConfigMaps, Secrets and ServiceAccounts: the create generators, get and describe, what every
+namespace holds, and pods admitted with their service account."""
+
+from __future__ import annotations
+
+import base64
+import json
+import re
+
+from tests.kubectl.conftest import Kubectl
+
+
+def rows(output: str) -> list[list[str]]:
+    return [re.split(r"\s{2,}", line.strip()) for line in output.strip().splitlines()]
+
+
+def test_a_new_namespace_shows_its_default_service_account_and_root_ca(kubectl: Kubectl) -> None:
+    assert kubectl.ok("create", "namespace", "fresh") == "namespace/fresh created\n"
+    out = kubectl.ok("get", "sa,cm,secret", "-n", "fresh")
+    tables = [rows(block) for block in out.strip().split("\n\n")]
+    assert [[row[:2] for row in table] for table in tables] == [
+        [["NAME", "SECRETS"], ["serviceaccount/default", "0"]],
+        [["NAME", "DATA"], ["configmap/kube-root-ca.crt", "1"]],
+    ]
+    ca = kubectl.ok("get", "cm", "kube-root-ca.crt", "-n", "fresh", "-o", "jsonpath={.data.ca\\.crt}")
+    assert ca.startswith("-----BEGIN CERTIFICATE-----\n")
+
+
+def test_create_get_and_describe_a_config_map(kubectl: Kubectl) -> None:
+    created = kubectl.ok("create", "configmap", "app-config", "--from-literal=mode=fast", "--from-literal=level=3")
+    assert created == "configmap/app-config created\n"
+    assert rows(kubectl.ok("get", "cm", "app-config"))[1][:2] == ["app-config", "2"]
+    described = kubectl.ok("describe", "configmap", "app-config")
+    assert re.search(r"^Name:\s+app-config$", described, re.MULTILINE)
+    assert "\nmode:\n----\nfast\n" in described and "\nlevel:\n----\n3\n" in described
+    refused = kubectl("create", "configmap", "app-config", "--from-literal=a=b")
+    assert refused.rc == 1
+    assert refused.err == 'error: failed to create configmap: configmaps "app-config" already exists\n'
+
+
+def test_create_get_and_describe_a_generic_secret(kubectl: Kubectl) -> None:
+    assert kubectl.ok("create", "secret", "generic", "db", "--from-literal=password=s3cr3t") == "secret/db created\n"
+    assert rows(kubectl.ok("get", "secret", "db"))[1][:3] == ["db", "Opaque", "1"]
+    password = kubectl.ok("get", "secret", "db", "-o", "jsonpath={.data.password}")
+    assert base64.b64decode(password) == b"s3cr3t"
+    described = kubectl.ok("describe", "secret", "db")
+    assert re.search(r"^Type:\s+Opaque$", described, re.MULTILINE)
+    assert re.search(r"^password:\s+6 bytes$", described, re.MULTILINE)
+
+
+def test_create_a_docker_registry_secret(kubectl: Kubectl) -> None:
+    created = kubectl.ok("create", "secret", "docker-registry", "regcred", "--docker-server=registry.example.com",
+                         "--docker-username=me", "--docker-password=pw")
+    assert created == "secret/regcred created\n"
+    assert rows(kubectl.ok("get", "secret", "regcred"))[1][:3] == [
+        "regcred", "kubernetes.io/dockerconfigjson", "1"]
+    config = kubectl.ok("get", "secret", "regcred", "-o", "jsonpath={.data.\\.dockerconfigjson}")
+    assert json.loads(base64.b64decode(config))["auths"]["registry.example.com"]["username"] == "me"
+
+
+def test_create_get_and_describe_a_service_account(kubectl: Kubectl) -> None:
+    assert kubectl.ok("create", "serviceaccount", "robot") == "serviceaccount/robot created\n"
+    assert rows(kubectl.ok("get", "sa", "robot"))[1][:2] == ["robot", "0"]
+    described = kubectl.ok("describe", "sa", "robot")
+    for label, value in (("Name", "robot"), ("Namespace", "default"), ("Image pull secrets", "<none>"),
+                         ("Mountable secrets", "<none>"), ("Tokens", "<none>")):
+        assert re.search(rf"^{label}:\s+{value}$", described, re.MULTILINE), described
+
+
+def test_a_pod_runs_as_its_namespaces_default_account(kubectl: Kubectl) -> None:
+    assert kubectl.ok("run", "sa-web", "--image=nginx:1.27") == "pod/sa-web created\n"
+    spec = json.loads(kubectl.ok("get", "pod", "sa-web", "-o", "json"))["spec"]
+    assert spec["serviceAccountName"] == "default"
+    [volume] = spec["volumes"]
+    assert volume["name"].startswith("kube-api-access-")
+    assert spec["containers"][0]["volumeMounts"] == [
+        {"name": volume["name"], "readOnly": True, "mountPath": "/var/run/secrets/kubernetes.io/serviceaccount"}]
+    refused = kubectl("run", "sa-ghost", "--image=nginx:1.27", "--overrides",
+                      '{"spec": {"serviceAccountName": "ghost"}}')
+    assert refused.rc == 1
+    assert refused.err == ('Error from server (Forbidden): pods "sa-ghost" is forbidden: error looking up service '
+                           'account default/ghost: serviceaccount "ghost" not found\n')
