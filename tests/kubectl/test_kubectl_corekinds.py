@@ -9,6 +9,28 @@ import re
 
 from tests.kubectl.conftest import Kubectl
 
+# a throwaway self-signed certificate and its key, made for this test only
+TEST_CERTIFICATE = """\
+-----BEGIN CERTIFICATE-----
+MIIBnjCCAUOgAwIBAgIUGX5ifd+Z/TEvTS8I9F4OEGjrhEcwCgYIKoZIzj0EAwIw
+IzEhMB8GA1UEAwwYZmFrZWFwaSB0ZXN0IGNlcnRpZmljYXRlMCAXDTI2MTIwMzA5
+NTE1OVoYDzIxMjYxMTA5MDk1MTU5WjAjMSEwHwYDVQQDDBhmYWtlYXBpIHRlc3Qg
+Y2VydGlmaWNhdGUwWTATBgcqhkjOPQIBBggqhkjOPQMBBwNCAARKiwSCIkjV7mvS
+xNAYF2+25ytp7SxT7N3mBcT5pbzmRXAVBhkabs5N+eXiET+XI3UsDtRpKhwQZgxy
+u7Z+PEx/o1MwUTAdBgNVHQ4EFgQUf8J5REj6sxZDdI33d38yf6OOuqswHwYDVR0j
+BBgwFoAUf8J5REj6sxZDdI33d38yf6OOuqswDwYDVR0TAQH/BAUwAwEB/zAKBggq
+hkjOPQQDAgNJADBGAiEA1YqbUa8Xr44tuWycuQ1eAY2UKKx1BRkczC9H/NF6KJMC
+IQD0FSzKziTjs+w61eL9Hx0TqrWP1VPVXH++xit54vOdOA==
+-----END CERTIFICATE-----
+"""
+TEST_KEY = """\
+-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQg1ktb1TV7tqCrQx3Z
+Rw/K1gMJ1Rq2Nl+R/j61mVH3TXGhRANCAARKiwSCIkjV7mvSxNAYF2+25ytp7SxT
+7N3mBcT5pbzmRXAVBhkabs5N+eXiET+XI3UsDtRpKhwQZgxyu7Z+PEx/
+-----END PRIVATE KEY-----
+"""
+
 
 def rows(output: str) -> list[list[str]]:
     return [re.split(r"\s{2,}", line.strip()) for line in output.strip().splitlines()]
@@ -56,6 +78,13 @@ def test_create_a_docker_registry_secret(kubectl: Kubectl) -> None:
         "regcred", "kubernetes.io/dockerconfigjson", "1"]
     config = kubectl.ok("get", "secret", "regcred", "-o", "jsonpath={.data.\\.dockerconfigjson}")
     assert json.loads(base64.b64decode(config))["auths"]["registry.example.com"]["username"] == "me"
+
+
+def test_create_a_tls_secret(kubectl: Kubectl) -> None:
+    cert, key = kubectl.write("tls.crt", TEST_CERTIFICATE), kubectl.write("tls.key", TEST_KEY)
+    result = kubectl("create", "secret", "tls", "web-tls", f"--cert={cert}", f"--key={key}")
+    assert (result.rc, result.out, result.err) == (0, "secret/web-tls created\n", "")  # no warning: a real pair
+    assert rows(kubectl.ok("get", "secret", "web-tls"))[1][:3] == ["web-tls", "kubernetes.io/tls", "2"]
 
 
 def test_create_get_and_describe_a_service_account(kubectl: Kubectl) -> None:
