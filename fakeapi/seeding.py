@@ -13,6 +13,7 @@ from fakeapi.cluster import NAMESPACE_CONTENT, Api
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.jsonvalues import copy_json
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.yamlload import load_yaml_all
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import WriteOptions
 
@@ -21,20 +22,20 @@ Seed: TypeAlias = "str | bytes | os.PathLike[str] | JSON | Iterable[JSON]"
 
 
 def load_objects(source: Seed) -> list[JSON]:
-    """The objects in `source`, with `kind: List` documents flattened and empty documents skipped."""
+    """The objects in `source`, with `kind: List` documents flattened and empty documents skipped.
+    Only `source` itself may name a file: text inside it never does."""
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _names_file(source)):
         source = Path(source).read_bytes()
     if isinstance(source, str | bytes):
-        import yaml  # on first use: PyYAML costs ~30 ms of every start
-
-        try:
-            documents: list[Any] = list(yaml.safe_load_all(source))
-        except yaml.YAMLError as error:
-            raise BadRequest(f"error converting YAML to JSON: {_one_line(error)}") from None
+        documents = load_yaml_all(source, None)  # a seed file may be larger than a request body
     elif isinstance(source, dict):
         documents = [source]
     else:
         documents = list(source)
+    return _flatten(documents)
+
+
+def _flatten(documents: Iterable[Any]) -> list[JSON]:
     objects: list[JSON] = []
     for document in documents:
         if document is None:
@@ -42,19 +43,13 @@ def load_objects(source: Seed) -> list[JSON]:
         if not isinstance(document, dict):
             raise BadRequest(f"a seed document must be an object, not {type(document).__name__}")
         if document.get("kind") == "List" or (not document.get("kind") and "items" in document):
-            objects.extend(load_objects(document.get("items") or []))
+            items = document.get("items") or []
+            if not isinstance(items, list):
+                raise BadRequest(f"the items of a List must be an array, not {type(items).__name__}")
+            objects.extend(_flatten(items))
         else:
             objects.append(document)
     return objects
-
-
-def _one_line(error: Exception) -> str:
-    """PyYAML's error on one line, as go-yaml words it: `yaml: line 2: mapping values are not allowed here`
-    (PyYAML's own text spans lines and quotes the source)."""
-    mark, problem = getattr(error, "problem_mark", None), getattr(error, "problem", None)
-    if mark is None or problem is None:
-        return "yaml: " + " ".join(str(error).split())
-    return f"yaml: line {mark.line + 1}: {problem}"
 
 
 def _names_file(text: str) -> bool:

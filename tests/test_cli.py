@@ -166,7 +166,9 @@ def test_a_missing_seed_file_is_one_line(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(("content", "cause"), [
-    ("kind: Pod\n  name: [\n", "error converting YAML to JSON: yaml: line 2: mapping values are not allowed here"),
+    # go-yaml's (and libyaml's) words
+    ("kind: Pod\n  name: [\n",
+     "error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context"),
     ("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {}\n",
      'Pod "web" is invalid: spec.containers: Required value'),
     ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",

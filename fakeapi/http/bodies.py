@@ -1,14 +1,21 @@
-"""Reading request bodies: JSON (also with no Content-Type), YAML, protobuf envelopes and patch documents."""
+"""Reading request bodies: JSON (also with no Content-Type), YAML, protobuf envelopes and patch documents.
+
+Every body is held to the limits of `fakeapi.machinery.limits` (size, nesting), YAML also to the alias
+rule of `fakeapi.machinery.yamlload`. `Content-Encoding` is ignored, as upstream ignores it: the app
+reads bodies as sent (`auto_decompress=False`), so a gzip body is a JSON parse error, not a 500.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-import orjson
 from aiohttp import web
 
+from fakeapi.http.keys import config_key
 from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
+from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.patch import APPLY_PATCH, PATCH_TYPES
+from fakeapi.machinery.yamlload import load_yaml
 
 PROTOBUF = "application/vnd.kubernetes.protobuf"
 _BODY_TYPES = ("application/json", "application/yaml", PROTOBUF)
@@ -27,7 +34,7 @@ async def read_object(request: web.Request) -> Any:
     if kind in ("", "application/json", "*/*"):
         return parse_json(raw)
     if kind == "application/yaml":
-        return parse_yaml(raw)
+        return load_yaml(raw, _max_bytes(request))
     if kind == PROTOBUF:
         from fakeapi.http.protobuf import decode_k8s_protobuf  # on first use: most clients send JSON
 
@@ -40,7 +47,7 @@ async def read_patch(request: web.Request) -> tuple[str, Any]:
     if kind not in PATCH_TYPES:
         raise unsupported(PATCH_TYPES)
     raw = await request.read()
-    return kind, parse_yaml(raw) if kind == APPLY_PATCH else parse_json(raw)
+    return kind, load_yaml(raw, _max_bytes(request)) if kind == APPLY_PATCH else parse_json(raw)
 
 
 async def read_optional_json(request: web.Request) -> Any:
@@ -49,7 +56,7 @@ async def read_optional_json(request: web.Request) -> Any:
     if not raw.strip():
         return None
     if media_type(request) == "application/yaml":
-        return parse_yaml(raw)
+        return load_yaml(raw, _max_bytes(request))
     return parse_json(raw)
 
 
@@ -57,18 +64,14 @@ def parse_json(raw: bytes) -> Any:
     if not raw.strip():
         raise BadRequest("couldn't get version/kind; json parse error: unexpected end of JSON input")
     try:
-        return orjson.loads(raw)
-    except orjson.JSONDecodeError as error:
+        return load_json(raw)
+    except ValueError as error:
         raise BadRequest(f"couldn't get version/kind; json parse error: {error}") from None
 
 
-def parse_yaml(raw: bytes) -> Any:
-    import yaml  # on first use: PyYAML costs ~30 ms of every start, and most sessions send JSON
-
-    try:
-        return yaml.safe_load(raw)
-    except yaml.YAMLError as error:
-        raise BadRequest(f"error converting YAML to JSON: {error}") from None
+def _max_bytes(request: web.Request) -> int:
+    """The body limit, which also bounds a decoded YAML document (aliases expanded)."""
+    return request.app[config_key].max_body_bytes
 
 
 def unsupported(accepted: tuple[str, ...]) -> UnsupportedMediaType:

@@ -1,0 +1,17 @@
+"""An HTTP session on the test's in-process server (127.0.0.1)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import aiohttp
+import pytest
+
+from fakeapi.testing import FakeAPIServer
+
+
+@pytest.fixture
+async def http(async_fakeapi: FakeAPIServer) -> AsyncIterator[aiohttp.ClientSession]:
+    """A client session whose relative URLs go to the test's server."""
+    async with aiohttp.ClientSession(base_url=async_fakeapi.url) as session:
+        yield session
