@@ -43,7 +43,9 @@ CREATE_ONLY: tuple[tuple[ResourceInfo, Handler], ...] = (
 def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -> web.Application:
     config = config or ServerConfig()
     api = build_api(config, clock)
-    app = web.Application(client_max_size=config.max_body_bytes)
+    # auto_decompress off: upstream ignores Content-Encoding and decodes the bytes as sent (aiohttp would
+    # inflate gzip, and answer a body that is not gzip by dropping the connection)
+    app = web.Application(client_max_size=config.max_body_bytes, handler_args={"auto_decompress": False})
     app[config_key] = config
     app[api_key] = api
     app[faults_key] = Faults()

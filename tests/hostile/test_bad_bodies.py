@@ -3,10 +3,12 @@ Status now, and leaves the store as it was."""
 
 from __future__ import annotations
 
+import gzip
 import json
 from typing import Any
 
 import aiohttp
+import orjson
 import pytest
 
 from fakeapi.testing import FakeAPIServer
@@ -113,3 +115,16 @@ async def test_apply_patches_and_seeds_are_held_to_the_same_yaml_bounds(
                                           path="/fakeapi/v1/seed")
     assert (code, reason, message) == (
         400, "BadRequest", "error converting YAML to JSON: yaml: document contains excessive aliasing")
+
+
+async def test_content_encoding_is_ignored_as_upstream_ignores_it(
+        http: aiohttp.ClientSession, async_fakeapi: FakeAPIServer, make_pod: Any) -> None:
+    plain = orjson.dumps(make_pod("plain"))
+    for encoding in ("gzip", "br", "zstd", "x-unknown"):
+        headers = {"Content-Type": "application/json", "Content-Encoding": encoding}
+        async with http.post(PODS + "?dryRun=All", data=plain, headers=headers) as response:
+            assert response.status == 201, encoding  # the bytes as sent: plain JSON
+    headers = {"Content-Type": "application/json", "Content-Encoding": "gzip"}
+    code, reason, message = await refused(http, async_fakeapi, gzip.compress(plain), headers)
+    assert (code, reason) == (400, "BadRequest")
+    assert message.startswith("couldn't get version/kind; json parse error: ")
