@@ -20,10 +20,12 @@ from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.responses import json_response
-from fakeapi.machinery.clock import Clock, parse_rfc3339
+from fakeapi.machinery.clock import OUT_OF_RANGE, Clock, in_range, parse_rfc3339, shifted
 from fakeapi.machinery.errors import BadRequest, NotFound
 from fakeapi.machinery.labels import parse_label_selector
+from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.yamlload import load_yaml_all
 from fakeapi.podlogs import ContainerLog, LogKey
 from fakeapi.registry.generic import Registry
 from fakeapi.seeding import seed
@@ -124,7 +126,8 @@ def clock_state(clock: Clock) -> JSON:
 
 
 def change_clock(clock: Clock, body: Any) -> JSON:
-    """Apply `{"frozen": bool, "now": time, "advanceSeconds": n}`: freeze or unfreeze, set, then advance."""
+    """Apply `{"frozen": bool, "now": time, "advanceSeconds": n}`: freeze or unfreeze, set, then advance.
+    Checked whole before any of it is applied: the clock stays within the years RFC 3339 can write."""
     if not isinstance(body, dict):
         raise BadRequest("the clock body must be a JSON object")
     unknown = set(body) - {"frozen", "now", "advanceSeconds"}
@@ -137,6 +140,8 @@ def change_clock(clock: Clock, body: Any) -> JSON:
     advance = body.get("advanceSeconds")
     if advance is not None and (isinstance(advance, bool) or not isinstance(advance, int | float)):
         raise BadRequest("advanceSeconds must be a number")
+    if advance and shifted(when or clock.now(), advance) is None:
+        raise BadRequest(OUT_OF_RANGE)
     if frozen is True:
         clock.freeze(when)
     elif frozen is False:
@@ -154,9 +159,23 @@ def iso_time(when: datetime) -> str:
 
 def _parse_time(value: Any) -> datetime:
     try:
-        return parse_rfc3339(str(value))
+        when = parse_rfc3339(str(value))
     except ValueError:
         raise BadRequest(f"now must be an RFC 3339 time, not {value!r}") from None
+    try:
+        return in_range(when)
+    except ValueError as error:
+        raise BadRequest(str(error)) from None
+
+
+def _json_body(raw: bytes, empty: Any) -> Any:
+    """A control request's JSON body (`empty` when there is none), within the request body limits."""
+    if not raw:
+        return empty
+    try:
+        return load_json(raw)
+    except ValueError as error:
+        raise BadRequest(f"json parse error: {error}") from None
 
 
 def _success(message: str = "") -> web.Response:
@@ -200,17 +219,15 @@ async def reset_handler(request: web.Request) -> web.Response:
 
 
 async def seed_handler(request: web.Request) -> web.Response:
+    """Seed from the body: JSON, or else YAML text. Never a file: a body naming one is just text."""
     raw = await request.read()
     source: Any
     if media_type(request) == "application/json":
-        try:
-            source = orjson.loads(raw)
-        except orjson.JSONDecodeError as error:
-            raise BadRequest(f"json parse error: {error}") from None
+        source = _json_body(raw, None)
         if not isinstance(source, dict | list):
             raise BadRequest("seed a JSON object, a List or an array of objects")
     else:
-        source = raw
+        source = load_yaml_all(raw, request.app[config_key].max_body_bytes)
     created = seed(request.app[api_key], source)
     return json_response({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": created}, status=201)
 
@@ -264,10 +281,9 @@ async def list_faults(request: web.Request) -> web.Response:
 
 
 async def create_fault(request: web.Request) -> web.Response:
+    body = _json_body(await request.read(), None)
     try:
-        rule = FaultRule.from_json(orjson.loads(await request.read() or b"null"))
-    except orjson.JSONDecodeError as error:
-        raise BadRequest(f"json parse error: {error}") from None
+        rule = FaultRule.from_json(body)
     except (ValueError, TypeError) as error:
         raise BadRequest(str(error)) from None
     return json_response(request.app[faults_key].add(rule).to_json(), status=201)
@@ -301,10 +317,7 @@ async def get_clock(request: web.Request) -> web.Response:
 
 
 async def post_clock(request: web.Request) -> web.Response:
-    try:
-        body = orjson.loads(await request.read() or b"{}")
-    except orjson.JSONDecodeError as error:
-        raise BadRequest(f"json parse error: {error}") from None
+    body = _json_body(await request.read(), {})
     return json_response(change_clock(request.app[api_key].clock, body))
 
 
@@ -332,12 +345,21 @@ async def get_log(request: web.Request) -> web.Response:
 
 async def put_log(request: web.Request) -> web.Response:
     api = request.app[api_key]
-    api.pod_logs.set(*_log_key(request), await request.text(), api.clock.now())
+    api.pod_logs.set(*_log_key(request), await _log_text(request), api.clock.now())
     return _success("log set")
 
 
 async def append_log(request: web.Request) -> web.Response:
     api = request.app[api_key]
-    api.pod_logs.append(*_log_key(request), await request.text(), api.clock.now())
+    api.pod_logs.append(*_log_key(request), await _log_text(request), api.clock.now())
     return _success("log appended")
+
+
+async def _log_text(request: web.Request) -> str:
+    raw = await request.read()
+    charset = request.charset or "utf-8"
+    try:
+        return raw.decode(charset)
+    except (LookupError, UnicodeDecodeError):
+        raise BadRequest(f"the log text is not {charset} text") from None
 

@@ -6,14 +6,14 @@ import asyncio
 import contextlib
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 
 from aiohttp import web
 
 from fakeapi.http.keys import api_key
 from fakeapi.http.requestlog import record_status
 from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.clock import Clock, parse_rfc3339
+from fakeapi.machinery.clock import MIN_TIME, Clock, parse_rfc3339, shifted
 from fakeapi.machinery.errors import BadRequest, Invalid, NotFound
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import ContainerLog, PodLogs
@@ -130,7 +130,7 @@ def first_line(log: ContainerLog, options: LogOptions, now: datetime) -> int:
     start = 0
     since = options.since_time
     if options.since_seconds is not None:
-        since = now - timedelta(seconds=options.since_seconds)
+        since = shifted(now, -options.since_seconds) or MIN_TIME
     if since is not None:
         start = next((i for i, stamp in enumerate(log.times) if stamp >= since), len(log.lines))
     if options.tail_lines is not None:

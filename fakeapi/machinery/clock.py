@@ -14,6 +14,12 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+# The years RFC 3339 (and so metav1.Time) can write: the clock stays between these.
+MIN_TIME = datetime(1, 1, 1, tzinfo=UTC)
+MAX_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
+_MAX_SECOND = int(MAX_TIME.timestamp())
+OUT_OF_RANGE = "the clock must stay between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z"
+
 
 class Timer:
     """A callback due at a time on the clock's monotonic scale; `cancel()` before it fires to drop it."""
@@ -56,7 +62,10 @@ class Clock:
     def now(self) -> datetime:
         if self._frozen_wall is not None:
             return self._frozen_wall
-        return datetime.now(UTC) + self._wall_offset
+        try:
+            return datetime.now(UTC) + self._wall_offset
+        except OverflowError:  # a live clock set near the end of year 9999 stops there
+            return MAX_TIME
 
     def monotonic(self) -> float:
         if self._frozen_wall is not None:
@@ -79,10 +88,12 @@ class Clock:
         self._arm()
 
     def set(self, when: datetime) -> None:
-        """Jump to `when`; intervals move by the same amount (never backwards)."""
-        step = (_utc(when) - self.now()).total_seconds()
+        """Jump to `when`; intervals move by the same amount (never backwards). ValueError when `when`
+        is outside MIN_TIME..MAX_TIME."""
+        when = in_range(when)
+        step = (when - self.now()).total_seconds()
         if self._frozen_wall is not None:
-            self._frozen_wall = _utc(when)
+            self._frozen_wall = when
             self._frozen_mono += max(0.0, step)
         else:
             self._wall_offset += timedelta(seconds=step)
@@ -90,7 +101,10 @@ class Clock:
         self._fire_due()
 
     def advance(self, seconds: float) -> datetime:
-        """Move time on by `seconds`; timers due meanwhile fire at their own times, in order."""
+        """Move time on by `seconds`; timers due meanwhile fire at their own times, in order. ValueError
+        when that would leave MIN_TIME..MAX_TIME."""
+        if shifted(self.now(), seconds) is None:
+            raise ValueError(OUT_OF_RANGE)
         if self._frozen_wall is None:
             self._wall_offset += timedelta(seconds=seconds)
             self._mono_offset += seconds
@@ -161,14 +175,37 @@ class Clock:
         if self._frozen_wall is not None:
             second = int(self._frozen_wall.timestamp())
         else:  # no datetime built: this runs on every write
-            second = int(time.time() + self._wall_offset.total_seconds())
+            second = min(int(time.time() + self._wall_offset.total_seconds()), _MAX_SECOND)
         if second != self._stamped_second:
             self._stamped_second, self._stamp = second, rfc3339(datetime.fromtimestamp(second, UTC))
         return self._stamp
 
 
-def _utc(when: datetime) -> datetime:
-    return when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+def shifted(when: datetime, seconds: float) -> datetime | None:
+    """`when` moved by `seconds`, or None when that leaves MIN_TIME..MAX_TIME (or `seconds` is NaN)."""
+    if not (MIN_TIME - when).total_seconds() <= seconds <= (MAX_TIME - when).total_seconds():
+        return None
+    try:
+        return when + timedelta(seconds=seconds)
+    except OverflowError:  # a rounding hair beyond year 1
+        return None
+
+
+def later(when: datetime, seconds: float) -> datetime:
+    """`when` plus `seconds` (a grace period), stopping at MAX_TIME: upstream writes deadlines past
+    year 9999, which RFC 3339 text in Python cannot."""
+    return shifted(when, seconds) or (MAX_TIME if seconds > 0 else MIN_TIME)
+
+
+def in_range(when: datetime) -> datetime:
+    """`when` in UTC (a naive time is taken as UTC); ValueError outside MIN_TIME..MAX_TIME."""
+    try:
+        when = when.replace(tzinfo=UTC) if when.tzinfo is None else when.astimezone(UTC)
+    except OverflowError:  # e.g. 9999-12-31T23:00:00-05:00, in year 10000 once in UTC
+        raise ValueError(OUT_OF_RANGE) from None
+    if not MIN_TIME <= when <= MAX_TIME:
+        raise ValueError(OUT_OF_RANGE)
+    return when
 
 
 def rfc3339(when: datetime) -> str:

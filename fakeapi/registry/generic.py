@@ -6,13 +6,12 @@ Every verb is one pipeline function over wire-shaped dicts; HTTP is not spoken h
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import timedelta
 from typing import Any
 
 import orjson
 
 from fakeapi.kinds.kind import Kind
-from fakeapi.machinery.clock import Clock, parse_rfc3339, rfc3339
+from fakeapi.machinery.clock import Clock, later, parse_rfc3339, rfc3339
 from fakeapi.machinery.decode import decode
 from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
@@ -263,7 +262,7 @@ class Registry:
         new = copy_json(old)
         new_meta: JSON = new["metadata"]
         seconds = grace or 0
-        new_meta["deletionTimestamp"] = rfc3339(self.clock.now() + timedelta(seconds=seconds))
+        new_meta["deletionTimestamp"] = rfc3339(later(self.clock.now(), seconds))
         new_meta["deletionGracePeriodSeconds"] = seconds
         if new_meta.get("generation", 0) > 0:
             new_meta["generation"] += 1
@@ -285,7 +284,7 @@ class Registry:
         new = copy_json(old)
         new_meta: JSON = new["metadata"]
         now = self.clock.now()
-        stamp = min(now + timedelta(seconds=grace), parse_rfc3339(meta["deletionTimestamp"]))
+        stamp = min(later(now, grace), parse_rfc3339(meta["deletionTimestamp"]))
         new_meta["deletionTimestamp"] = rfc3339(max(stamp, now))
         new_meta["deletionGracePeriodSeconds"] = grace
         gone = grace == 0 and not self._held(old)
