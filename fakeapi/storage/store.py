@@ -261,9 +261,12 @@ class Store:
     # ---- internals
 
     def _stamp(self, obj: JSON) -> bytes:
-        self._rv += 1
-        obj.setdefault("metadata", {})["resourceVersion"] = str(self._rv)
-        return encode(obj)
+        """`obj` encoded at the next resourceVersion, which is used up only once the encoding worked."""
+        version = self._rv + 1
+        obj.setdefault("metadata", {})["resourceVersion"] = str(version)
+        data = encode(obj)
+        self._rv = version
+        return data
 
     def _emit(self, event: Event) -> None:
         if len(self._history) == self._history.maxlen:
