@@ -49,7 +49,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[config_key] = config
     app[api_key] = api
     app[faults_key] = Faults()
-    app[request_log_key] = RequestLog(config.request_log)
+    app[request_log_key] = RequestLog(config.request_log, config.request_log_bytes)
     app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)

@@ -49,7 +49,7 @@ def guarded(app: web.Application, handler: Handler, negotiated: bool = True) -> 
                 if requests.limit > 0:
                     recorded = record_request(requests, api.clock, request)
                     if request.body_exists:  # read here, a body too large still leaves its 413 recorded
-                        recorded.body = await request.read()
+                        requests.set_body(recorded, await request.read())
                 if faults.rules:
                     await inject_faults(faults, api.clock, lambda: api.store.resource_version, request)
             response = await handler(request)

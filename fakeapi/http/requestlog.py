@@ -1,4 +1,9 @@
-"""The request log: what clients sent (method, path, query, headers, body) and the status answered."""
+"""The request log: what clients sent (method, path, query, headers, body) and the status answered.
+
+It is bounded in entries and in bytes, and each body is kept up to BODY_LIMIT (the entry says how long it
+was). Credentials never enter it: `Authorization` headers, bearer tokens in WebSocket protocols and the
+values of a Secret's `data` and `stringData` are recorded as `<redacted>`.
+"""
 
 from __future__ import annotations
 
@@ -11,14 +16,21 @@ from typing import Any
 
 import orjson
 from aiohttp import web
-from multidict import CIMultiDictProxy
+from multidict import CIMultiDict, CIMultiDictProxy
 
 from fakeapi.http.requestinfo import RequestInfo, request_info
 from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.types import JSON
 
 CONTROL_PREFIX = "/fakeapi/"
 DEFAULT_REQUEST_LOG = 1_000
+DEFAULT_REQUEST_LOG_BYTES = 16 * 1024 * 1024  # bodies, headers and paths together
+BODY_LIMIT = 64 * 1024  # of each body, the first BODY_LIMIT bytes are kept
+REDACTED = "<redacted>"
+_CREDENTIAL_HEADERS = ("authorization", "proxy-authorization")
+_WEBSOCKET_TOKEN = "base64url.bearer.authorization.k8s.io."  # a bearer token sent as a WebSocket protocol
+_SECRET_FIELDS = ("data", "stringData")
 
 
 @dataclass(slots=True, eq=False)
@@ -31,8 +43,15 @@ class RecordedRequest:
     headers: CIMultiDictProxy[str]
     time: datetime
     body: bytes = b""
+    body_size: int = 0  # as sent: more than len(body) when the body was cut at BODY_LIMIT
     status: int | None = None
     _info: RequestInfo | None = field(default=None, repr=False)
+    _size: int = field(default=0, repr=False)  # what the entry counts against the log's byte limit
+    _kept: bool = field(default=True, repr=False)  # False once the log has dropped it
+
+    @property
+    def body_truncated(self) -> bool:
+        return self.body_size > len(self.body)
 
     @property
     def info(self) -> RequestInfo:
@@ -65,7 +84,9 @@ class RecordedRequest:
         return self.headers.get("User-Agent", "")
 
     def json(self) -> Any:
-        """The body parsed as JSON (None when there was no body)."""
+        """The body parsed as JSON (None when there was no body); ValueError for a cut body."""
+        if self.body_truncated:
+            raise ValueError(f"the body was cut at {len(self.body)} of its {self.body_size} bytes")
         return orjson.loads(self.body) if self.body.strip() else None
 
     def to_json(self) -> JSON:
@@ -85,8 +106,11 @@ class RecordedRequest:
         }
         try:
             out["body"] = self.body.decode()
-        except UnicodeDecodeError:
+        except UnicodeDecodeError:  # binary, or text cut inside a character
             out["bodyBase64"] = base64.b64encode(self.body).decode()
+        if self.body_truncated:
+            out["bodyTruncated"] = True
+            out["bodySize"] = self.body_size
         return out
 
     def matches(self, verb: str | None = None, resource: str | None = None, subresource: str | None = None,
@@ -102,18 +126,52 @@ RECORD_KEY = web.RequestKey("fakeapi_recorded_request", RecordedRequest)
 
 
 class RequestLog:
-    """The last `limit` requests, oldest first; a limit of 0 records nothing."""
+    """The last `limit` requests, oldest first, holding at most about `max_bytes`; a limit of 0 records
+    nothing. The newest request always stays, whatever its size."""
 
-    def __init__(self, limit: int = DEFAULT_REQUEST_LOG) -> None:
+    def __init__(self, limit: int = DEFAULT_REQUEST_LOG, max_bytes: int = DEFAULT_REQUEST_LOG_BYTES) -> None:
         self.limit = limit
+        self.max_bytes = max_bytes
         self._entries: deque[RecordedRequest] = deque(maxlen=max(limit, 1))
+        self._bytes = 0
 
     def record(self, method: str, path: str, query: Mapping[str, str], headers: CIMultiDictProxy[str],
                time: datetime) -> RecordedRequest:
-        # aiohttp's query and headers are immutable views: kept as they are, not copied
+        # aiohttp's query and headers are immutable views: kept as they are, not copied (unless redacted)
+        if "authorization" in headers or "proxy-authorization" in headers or "sec-websocket-protocol" in headers:
+            headers = _without_credentials(headers)
         entry = RecordedRequest(method, path, query, headers, time)
-        self._entries.append(entry)
+        entry._size = len(path) + sum(len(key) + len(value) for key, value in headers.items())
+        entries = self._entries
+        if len(entries) == entries.maxlen:  # the append drops the oldest
+            self._forget(entries[0])
+        entries.append(entry)
+        self._bytes += entry._size
+        if self._bytes > self.max_bytes:
+            self._trim()
         return entry
+
+    def set_body(self, entry: RecordedRequest, body: bytes) -> None:
+        """Keep `body` in `entry`: redacted where it holds credentials, and cut at BODY_LIMIT."""
+        if "/secrets" in entry.path and entry.resource == "secrets":
+            body = _without_secret_values(body)
+        entry.body = body[:BODY_LIMIT]
+        entry.body_size = len(body)
+        if entry._kept:  # (other requests may have pushed it out while its body was read)
+            entry._size += len(entry.body)
+            self._bytes += len(entry.body)
+            if self._bytes > self.max_bytes:
+                self._trim()
+
+    def _trim(self) -> None:
+        """Drop the oldest entries until the log fits in `max_bytes` (or only the newest is left)."""
+        entries = self._entries
+        while self._bytes > self.max_bytes and len(entries) > 1:
+            self._forget(entries.popleft())
+
+    def _forget(self, entry: RecordedRequest) -> None:
+        entry._kept = False
+        self._bytes -= entry._size
 
     def entries(self, **filters: str | None) -> list[RecordedRequest]:
         """A copy of the log, optionally only the entries matching every filter given (see `matches`)."""
@@ -121,14 +179,71 @@ class RequestLog:
             return list(self._entries)
         return [entry for entry in self._entries if entry.matches(**filters)]
 
+    @property
+    def size(self) -> int:
+        """What the log holds now, in bytes (bodies, headers and paths)."""
+        return self._bytes
+
     def clear(self) -> None:
+        for entry in self._entries:
+            entry._kept = False
         self._entries.clear()
+        self._bytes = 0
 
     def __len__(self) -> int:
         return len(self._entries)
 
     def __iter__(self) -> Iterator[RecordedRequest]:
         return iter(list(self._entries))
+
+
+def _without_credentials(headers: CIMultiDictProxy[str]) -> CIMultiDictProxy[str]:
+    """A copy of `headers` with credentials redacted."""
+    redacted: CIMultiDict[str] = CIMultiDict()
+    for key, value in headers.items():
+        if key.lower() in _CREDENTIAL_HEADERS:
+            scheme, _, credentials = value.strip().partition(" ")
+            value = f"{scheme} {REDACTED}" if credentials else REDACTED  # the scheme helps, and is no secret
+        elif key.lower() == "sec-websocket-protocol":
+            value = ", ".join(_WEBSOCKET_TOKEN + REDACTED if protocol.strip().startswith(_WEBSOCKET_TOKEN)
+                              else protocol.strip() for protocol in value.split(","))
+        redacted.add(key, value)
+    return CIMultiDictProxy(redacted)
+
+
+def _without_secret_values(body: bytes) -> bytes:
+    """A Secret write's body with the values of `data` and `stringData` redacted: in an object (create,
+    update, merge patch), or in a JSON patch's operations. A body that is not JSON is kept out whole."""
+    try:
+        value = load_json(body)
+    except ValueError:
+        return REDACTED.encode() if body else body
+    if isinstance(value, dict):
+        _redact_secret(value)
+    elif isinstance(value, list):  # a JSON patch
+        for operation in value:
+            if not isinstance(operation, dict) or "value" not in operation:
+                continue
+            path = str(operation.get("path", ""))
+            if path.startswith(("/data/", "/stringData/")):
+                operation["value"] = REDACTED
+            elif path in ("/data", "/stringData"):
+                operation["value"] = _redacted_values(operation["value"])
+            elif path == "":
+                _redact_secret(operation["value"])
+    return orjson.dumps(value)
+
+
+def _redact_secret(obj: Any) -> None:
+    if isinstance(obj, dict):
+        for name in _SECRET_FIELDS:
+            if name in obj:
+                obj[name] = _redacted_values(obj[name])
+
+
+def _redacted_values(values: Any) -> Any:
+    """The keys of a Secret's data map (they name what is there), every value redacted."""
+    return {key: REDACTED for key in values} if isinstance(values, dict) else REDACTED
 
 
 def record_request(log: RequestLog, clock: Clock, request: web.Request) -> RecordedRequest:
