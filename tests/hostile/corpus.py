@@ -150,6 +150,8 @@ def json_cases() -> list[Case]:
         ("a deadline beyond int64", text(pod(activeDeadlineSeconds=9223372036854775808)), BAD),
         ("a deadline of 1.5", text(pod(activeDeadlineSeconds=1.5)), BAD),
         ("a grace period below int64", text(pod(terminationGracePeriodSeconds=-9223372036854775809)), BAD),
+        ("a time in year 10000 by its offset", text(with_meta(creationTimestamp="9999-12-31T23:59:59-01:00")), BAD),
+        ("a time in year 0 by its offset", text(with_meta(creationTimestamp="0001-01-01T00:00:00+01:00")), BAD),
         ("a number annotation", text(with_meta(annotations={"a": 1})), BAD),
         ("a list of labels", text(with_meta(labels=["a"])), BAD),
         ("metadata as text", text({**pod(), "metadata": "web"}), BAD),

@@ -179,7 +179,10 @@ def canonical_time(value: str, micro: bool = False) -> str:
         raise ValueError(f"parsing time {_go_quote(value)}: day out of range") from None
     if match.group(8) != "Z":
         sign = 1 if match.group(9) == "+" else -1
-        parsed -= sign * timedelta(hours=int(match.group(10)), minutes=int(match.group(11)))
+        try:
+            parsed -= sign * timedelta(hours=int(match.group(10)), minutes=int(match.group(11)))
+        except OverflowError:  # Go writes years 0 and 10000 in UTC; Python's datetime cannot
+            raise ValueError(f"parsing time {_go_quote(value)}: year out of range") from None
     if micro:
         return parsed.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
     return parsed.strftime("%Y-%m-%dT%H:%M:%SZ")
