@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from fakeapi import __version__
-from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG
+from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
 from fakeapi.storage.store import DEFAULT_HISTORY
 
 DISTRIBUTION = "fakeapi-k8s"  # the name on the package index (`fakeapi` there is another project)
@@ -48,12 +48,16 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--request-log", type=count, default=DEFAULT_REQUEST_LOG, metavar="N",
                        help=f"requests kept for GET /fakeapi/v1/requests; 0 records none "
                             f"(default {DEFAULT_REQUEST_LOG})")
+    serve.add_argument("--request-log-bytes", type=count, default=DEFAULT_REQUEST_LOG_BYTES, metavar="BYTES",
+                       help=f"and at most this many bytes (each body is cut at 64 KiB; default "
+                            f"{DEFAULT_REQUEST_LOG_BYTES})")
     serve.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
     serve.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
                        help="create the objects of this YAML or JSON file at start (repeatable)")
     serve.add_argument("--disable-admission-plugins", type=admission_plugins, default=frozenset(),
                        metavar="A,B", help="admission plugins to turn off, by kube-apiserver's names (fakeapi "
-                                           "runs NamespaceLifecycle, Priority and DefaultTolerationSeconds)")
+                                           "runs NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, "
+                                           "Priority and DefaultTolerationSeconds)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
@@ -115,7 +119,8 @@ def serve_command(args: argparse.Namespace) -> int:
     from fakeapi.serve import StartupError, serve
 
     config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
-                          request_log=args.request_log, bookmark_interval=args.bookmark_interval,
+                          request_log=args.request_log, request_log_bytes=args.request_log_bytes,
+                          bookmark_interval=args.bookmark_interval,
                           seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins)
     _use_uvloop()
     try:

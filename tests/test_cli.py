@@ -196,6 +196,7 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--port", "http", "'http' is not a port number"),
     ("--watch-history", "-1", "-1 is negative: give 0 or more"),
     ("--request-log", "-5", "-5 is negative: give 0 or more"),
+    ("--request-log-bytes", "-1", "-1 is negative: give 0 or more"),
     ("--watch-history-age", "-1", "-1 is not a duration: give 0 or more seconds"),
     ("--bookmark-interval", "-1", "-1 is not a duration: give more than 0 seconds"),
     ("--bookmark-interval", "0", "0 is not a duration: give more than 0 seconds"),
