@@ -31,7 +31,10 @@ class SelfSubjectReviewStatusSchema(K8sSchema):
 
     openapi_name = "io.k8s.api.authentication.v1.SelfSubjectReviewStatus"
 
-    userInfo = fields.Nested(UserInfoSchema, metadata=doc("User attributes of the user making this request."))
+    userInfo = fields.Nested(
+        UserInfoSchema,
+        metadata=doc("User attributes of the user making this request.", pointer=False),
+    )
 
 
 class SelfSubjectReviewSchema(TypedSchema):
@@ -40,8 +43,8 @@ class SelfSubjectReviewSchema(TypedSchema):
     openapi_name = "io.k8s.api.authentication.v1.SelfSubjectReview"
     go_zero: ClassVar[dict[str, Any]] = {"metadata": {}, "status": {}}
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     status = fields.Nested(
         SelfSubjectReviewStatusSchema,
-        metadata=doc("Status is filled in by the server with the user attributes."),
+        metadata=doc("Status is filled in by the server with the user attributes.", pointer=False),
     )

@@ -158,14 +158,20 @@ class SelfSubjectAccessReviewSchema(TypedSchema):
     openapi_name = _PACKAGE + "SelfSubjectAccessReview"
     go_zero: ClassVar[dict[str, Any]] = _ZERO
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     spec = fields.Nested(
         SelfSubjectAccessReviewSpecSchema, required=True,
-        metadata=doc("Spec holds information about the request being evaluated. user and groups must be empty"),
+        metadata=doc(
+            "Spec holds information about the request being evaluated. user and groups must be empty",
+            pointer=False,
+        ),
     )
     status = fields.Nested(
         SubjectAccessReviewStatusSchema,
-        metadata=doc("Status is filled in by the server and indicates whether the request is allowed or not"),
+        metadata=doc(
+            "Status is filled in by the server and indicates whether the request is allowed or not",
+            pointer=False,
+        ),
     )
 
 
@@ -175,14 +181,17 @@ class SubjectAccessReviewSchema(TypedSchema):
     openapi_name = _PACKAGE + "SubjectAccessReview"
     go_zero: ClassVar[dict[str, Any]] = _ZERO
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     spec = fields.Nested(
         SubjectAccessReviewSpecSchema, required=True,
-        metadata=doc("Spec holds information about the request being evaluated"),
+        metadata=doc("Spec holds information about the request being evaluated", pointer=False),
     )
     status = fields.Nested(
         SubjectAccessReviewStatusSchema,
-        metadata=doc("Status is filled in by the server and indicates whether the request is allowed or not"),
+        metadata=doc(
+            "Status is filled in by the server and indicates whether the request is allowed or not",
+            pointer=False,
+        ),
     )
 
 
@@ -256,12 +265,15 @@ class SelfSubjectRulesReviewSchema(TypedSchema):
     openapi_name = _PACKAGE + "SelfSubjectRulesReview"
     go_zero: ClassVar[dict[str, Any]] = _ZERO
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     spec = fields.Nested(
         SelfSubjectRulesReviewSpecSchema, required=True,
-        metadata=doc("Spec holds information about the request being evaluated."),
+        metadata=doc("Spec holds information about the request being evaluated.", pointer=False),
     )
     status = fields.Nested(
         SubjectRulesReviewStatusSchema,
-        metadata=doc("Status is filled in by the server and indicates the set of actions a user can perform."),
+        metadata=doc(
+            "Status is filled in by the server and indicates the set of actions a user can perform.",
+            pointer=False,
+        ),
     )

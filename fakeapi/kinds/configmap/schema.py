@@ -13,11 +13,12 @@ class ConfigMapSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.ConfigMap"
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     immutable = fields.Boolean(
         metadata=doc(
             "When true, data and binaryData can no longer change (only the metadata can), and the field "
-            "cannot be unset. When unset or false, the data may change at any time."
+            "cannot be unset. When unset or false, the data may change at any time.",
+            pointer=True,
         ),
     )
     data = StringMap(
@@ -39,7 +40,7 @@ class ConfigMapListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.ConfigMapList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(
         fields.Nested(ConfigMapSchema),
         required=True,

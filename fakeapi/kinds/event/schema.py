@@ -27,11 +27,15 @@ class EventSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.Event"
 
-    metadata = fields.Nested(ObjectMetaSchema, required=True, metadata=doc("Standard object's metadata."))
+    metadata = fields.Nested(
+        ObjectMetaSchema,
+        required=True,
+        metadata=doc("Standard object's metadata.", pointer=False),
+    )
     involvedObject = fields.Nested(
         ObjectReferenceSchema,
         required=True,
-        metadata=doc("The object that this event is about."),
+        metadata=doc("The object that this event is about.", pointer=False),
     )
     reason = fields.String(
         metadata=doc(
@@ -42,7 +46,10 @@ class EventSchema(TypedSchema):
     message = fields.String(metadata=doc("A human-readable description of the status of this operation."))
     source = fields.Nested(
         EventSourceSchema,
-        metadata=doc("The component reporting this event. Should be a short machine understandable string."),
+        metadata=doc(
+            "The component reporting this event. Should be a short machine understandable string.",
+            pointer=False,
+        ),
     )
     firstTimestamp = Time(
         metadata=doc(
@@ -67,9 +74,14 @@ class EventSchema(TypedSchema):
         metadata=doc("Optional secondary object for more complex actions."),
     )
     reportingComponent = fields.String(
-        metadata=doc("Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`."),
+        metadata=doc(
+            "Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`.",
+            omitempty=False,
+        ),
     )
-    reportingInstance = fields.String(metadata=doc("ID of the controller instance, e.g. `kubelet-xyzf`."))
+    reportingInstance = fields.String(
+        metadata=doc("ID of the controller instance, e.g. `kubelet-xyzf`.", omitempty=False),
+    )
 
 
 class EventListSchema(TypedSchema):
@@ -77,5 +89,5 @@ class EventListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.EventList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(fields.Nested(EventSchema), required=True, metadata=doc("List of events"))

@@ -14,26 +14,30 @@ class LeaseSpecSchema(K8sSchema):
     holderIdentity = fields.String(
         metadata=doc(
             "Who holds the lease now. With coordinated leader election it is the name of the elected "
-            "LeaseCandidate."
+            "LeaseCandidate.",
+            pointer=True,
         ),
     )
     leaseDurationSeconds = Int32(
         metadata=doc(
-            "How long, after the last renewTime seen, other candidates wait before they may take the lease."
+            "How long, after the last renewTime seen, other candidates wait before they may take the lease.",
+            pointer=True,
         ),
     )
-    acquireTime = MicroTime(metadata=doc("When the current holder acquired the lease."))
-    renewTime = MicroTime(metadata=doc("When the current holder last renewed the lease."))
-    leaseTransitions = Int32(metadata=doc("How many times the lease has changed holders."))
+    acquireTime = MicroTime(metadata=doc("When the current holder acquired the lease.", pointer=True))
+    renewTime = MicroTime(metadata=doc("When the current holder last renewed the lease.", pointer=True))
+    leaseTransitions = Int32(metadata=doc("How many times the lease has changed holders.", pointer=True))
     strategy = fields.String(
         metadata=doc(
             "How coordinated leader election picks the leader; unset means no coordination. Alpha: needs the "
-            "CoordinatedLeaderElection feature gate, which is off."
+            "CoordinatedLeaderElection feature gate, which is off.",
+            pointer=True,
         ),
     )
     preferredHolder = fields.String(
         metadata=doc(
-            "A better holder the current one should hand the lease to. Only with `strategy` (same feature gate)."
+            "A better holder the current one should hand the lease to. Only with `strategy` (same feature gate).",
+            pointer=True,
         ),
     )
 
@@ -44,8 +48,8 @@ class LeaseSchema(TypedSchema):
     openapi_name = "io.k8s.api.coordination.v1.Lease"
     go_zero = {"metadata": {}, "spec": {}}
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
-    spec = fields.Nested(LeaseSpecSchema, metadata=doc("The lease's holder and timing."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
+    spec = fields.Nested(LeaseSpecSchema, metadata=doc("The lease's holder and timing.", pointer=False))
 
 
 class LeaseListSchema(TypedSchema):
@@ -53,5 +57,5 @@ class LeaseListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.coordination.v1.LeaseList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(fields.Nested(LeaseSchema), required=True, metadata=doc("The leases."))

@@ -59,11 +59,14 @@ class NamespaceSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.Namespace"
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
-    spec = fields.Nested(NamespaceSpecSchema, metadata=doc("Spec defines the behavior of the Namespace."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
+    spec = fields.Nested(
+        NamespaceSpecSchema,
+        metadata=doc("Spec defines the behavior of the Namespace.", pointer=False),
+    )
     status = fields.Nested(
         NamespaceStatusSchema,
-        metadata=doc("Status describes the current status of a Namespace."),
+        metadata=doc("Status describes the current status of a Namespace.", pointer=False),
     )
 
 
@@ -72,7 +75,7 @@ class NamespaceListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.NamespaceList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(
         fields.Nested(NamespaceSchema),
         required=True,

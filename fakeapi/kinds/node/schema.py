@@ -20,7 +20,7 @@ class TaintSchema(K8sSchema):
             "What happens to pods that do not tolerate the taint: NoSchedule, PreferNoSchedule or NoExecute."
         ),
     )
-    timeAdded = Time(metadata=doc("When the taint was added; only NoExecute taints carry it."))
+    timeAdded = Time(metadata=doc("When the taint was added; only NoExecute taints carry it.", pointer=True))
 
 
 class ConfigMapNodeConfigSourceSchema(K8sSchema):
@@ -104,7 +104,7 @@ class DaemonEndpointSchema(K8sSchema):
 class NodeDaemonEndpointsSchema(K8sSchema):
     openapi_name = "io.k8s.api.core.v1.NodeDaemonEndpoints"
 
-    kubeletEndpoint = fields.Nested(DaemonEndpointSchema, metadata=doc("Where the kubelet listens."))
+    kubeletEndpoint = fields.Nested(DaemonEndpointSchema, metadata=doc("Where the kubelet listens.", pointer=False))
 
 
 class NodeSystemInfoSchema(K8sSchema):
@@ -130,7 +130,7 @@ class ContainerImageSchema(K8sSchema):
 
     names = fields.List(
         fields.String(),
-        metadata=doc("The names the image is known by (tags and digests).", list_type="atomic"),
+        metadata=doc("The names the image is known by (tags and digests).", list_type="atomic", omitempty=False),
     )
     sizeBytes = Int64(metadata=doc("The image's size in bytes."))
 
@@ -158,17 +158,17 @@ class NodeRuntimeHandlerFeaturesSchema(K8sSchema):
     openapi_name = "io.k8s.api.core.v1.NodeRuntimeHandlerFeatures"
 
     recursiveReadOnlyMounts = fields.Boolean(
-        metadata=doc("Whether the runtime handler supports recursive read-only mounts."),
+        metadata=doc("Whether the runtime handler supports recursive read-only mounts.", pointer=True),
     )
     userNamespaces = fields.Boolean(
-        metadata=doc("Whether the runtime handler supports user namespaces, volumes included."),
+        metadata=doc("Whether the runtime handler supports user namespaces, volumes included.", pointer=True),
     )
 
 
 class NodeRuntimeHandlerSchema(K8sSchema):
     openapi_name = "io.k8s.api.core.v1.NodeRuntimeHandler"
 
-    name = fields.String(metadata=doc("The handler's name; empty for the default handler."))
+    name = fields.String(metadata=doc("The handler's name; empty for the default handler.", omitempty=False))
     features = fields.Nested(NodeRuntimeHandlerFeaturesSchema, metadata=doc("What the handler supports."))
 
 
@@ -176,7 +176,10 @@ class NodeFeaturesSchema(K8sSchema):
     openapi_name = "io.k8s.api.core.v1.NodeFeatures"
 
     supplementalGroupsPolicy = fields.Boolean(
-        metadata=doc("Whether the container runtime supports supplementalGroupsPolicy and the container user."),
+        metadata=doc(
+            "Whether the container runtime supports supplementalGroupsPolicy and the container user.",
+            pointer=True,
+        ),
     )
 
 
@@ -211,9 +214,12 @@ class NodeStatusSchema(K8sSchema):
     )
     daemonEndpoints = fields.Nested(
         NodeDaemonEndpointsSchema,
-        metadata=doc("The ports of the daemons that run on the node."),
+        metadata=doc("The ports of the daemons that run on the node.", pointer=False),
     )
-    nodeInfo = fields.Nested(NodeSystemInfoSchema, metadata=doc("IDs and versions that describe the node."))
+    nodeInfo = fields.Nested(
+        NodeSystemInfoSchema,
+        metadata=doc("IDs and versions that describe the node.", pointer=False),
+    )
     images = fields.List(
         fields.Nested(ContainerImageSchema),
         metadata=doc("The container images present on the node.", list_type="atomic"),
@@ -252,11 +258,14 @@ class NodeSchema(TypedSchema):
         },
     }
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
-    spec = fields.Nested(NodeSpecSchema, metadata=doc("What the node is created with: taints, pod CIDRs..."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
+    spec = fields.Nested(
+        NodeSpecSchema,
+        metadata=doc("What the node is created with: taints, pod CIDRs...", pointer=False),
+    )
     status = fields.Nested(
         NodeStatusSchema,
-        metadata=doc("What the node reports about itself. Written by the system."),
+        metadata=doc("What the node reports about itself. Written by the system.", pointer=False),
     )
 
 
@@ -265,5 +274,5 @@ class NodeListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.NodeList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(fields.Nested(NodeSchema), required=True, metadata=doc("The nodes."))

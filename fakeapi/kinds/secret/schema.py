@@ -13,11 +13,12 @@ class SecretSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.Secret"
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     immutable = fields.Boolean(
         metadata=doc(
             "When true, data can no longer change (only the metadata can), and the field cannot be unset. "
-            "When unset or false, the data may change at any time."
+            "When unset or false, the data may change at any time.",
+            pointer=True,
         ),
     )
     data = BytesMap(
@@ -46,5 +47,5 @@ class SecretListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.SecretList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(fields.Nested(SecretSchema), required=True, metadata=doc("The Secrets."))

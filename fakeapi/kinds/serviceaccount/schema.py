@@ -15,7 +15,7 @@ class ServiceAccountSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.ServiceAccount"
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     secrets = fields.List(
         fields.Nested(ObjectReferenceSchema),
         metadata=doc(
@@ -40,7 +40,8 @@ class ServiceAccountSchema(TypedSchema):
     automountServiceAccountToken = fields.Boolean(
         metadata=doc(
             "Whether pods running as this account get an API token mounted automatically. A pod's own "
-            "setting wins."
+            "setting wins.",
+            pointer=True,
         ),
     )
 
@@ -50,5 +51,5 @@ class ServiceAccountListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.ServiceAccountList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(fields.Nested(ServiceAccountSchema), required=True, metadata=doc("The ServiceAccounts."))

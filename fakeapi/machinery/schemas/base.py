@@ -51,6 +51,11 @@ _TIME_ELEMENTS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 )
 
 
+# field metadata keys for the Go struct field facts (not OpenAPI properties: apispec leaves them out)
+OMITEMPTY = "omitempty"
+POINTER = "pointer"
+
+
 def doc(
     description: str,
     *,
@@ -59,9 +64,20 @@ def doc(
     list_type: str | None = None,
     map_keys: list[str] | None = None,
     map_type: str | None = None,
+    omitempty: bool | None = None,
+    pointer: bool | None = None,
 ) -> dict[str, Any]:
-    """Field metadata: the description plus the x-kubernetes-* extensions upstream's OpenAPI carries."""
+    """Field metadata: the description plus the x-kubernetes-* extensions upstream's OpenAPI carries.
+
+    `omitempty` and `pointer` state the Go struct field where the default is wrong (see
+    `fakeapi.machinery.schemas.gofields`: a field is omitempty unless required, a nested struct is a
+    pointer, anything else a value).
+    """
     metadata: dict[str, Any] = {"description": description}
+    if omitempty is not None:
+        metadata[OMITEMPTY] = omitempty
+    if pointer is not None:
+        metadata[POINTER] = pointer
     if merge_key is not None:
         metadata["x-kubernetes-patch-merge-key"] = merge_key
     if strategy is not None:

@@ -25,7 +25,7 @@ class ManagedFieldsEntrySchema(K8sSchema):
             ' is "group/version" just like the top-level APIVersion field.',
         ),
     )
-    time = Time(metadata=doc("Time is the timestamp of when the ManagedFields entry was added."))
+    time = Time(metadata=doc("Time is the timestamp of when the ManagedFields entry was added.", pointer=True))
     fieldsType = fields.String(
         metadata=doc(
             "FieldsType is the discriminator for the different fields format and version. There is "
@@ -33,7 +33,7 @@ class ManagedFieldsEntrySchema(K8sSchema):
         ),
     )
     fieldsV1 = FreeForm(
-        metadata=doc('FieldsV1 holds the first JSON version format as described in the "FieldsV1" type.'),
+        metadata=doc('FieldsV1 holds the first JSON version format as described in the "FieldsV1" type.', pointer=True),
     )
     subresource = fields.String(
         metadata=doc(
@@ -51,11 +51,14 @@ class OwnerReferenceSchema(K8sSchema):
     kind = fields.String(required=True, metadata=doc("Kind of the referent."))
     name = fields.String(required=True, metadata=doc("Name of the referent."))
     uid = fields.String(required=True, metadata=doc("UID of the referent."))
-    controller = fields.Boolean(metadata=doc("If true, this reference points to the managing controller."))
+    controller = fields.Boolean(
+        metadata=doc("If true, this reference points to the managing controller.", pointer=True),
+    )
     blockOwnerDeletion = fields.Boolean(
         metadata=doc(
             'If true, AND if the owner has the "foregroundDeletion" finalizer, then the owner cannot be'
             " deleted from the key-value store until this reference is removed.",
+            pointer=True,
         ),
     )
 
@@ -99,12 +102,16 @@ class ObjectMetaSchema(K8sSchema):
         ),
     )
     deletionTimestamp = Time(
-        metadata=doc("DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted."),
+        metadata=doc(
+            "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted.",
+            pointer=True,
+        ),
     )
     deletionGracePeriodSeconds = Int64(
         metadata=doc(
             "Number of seconds allowed for this object to gracefully terminate before it will be "
-            "removed from the system. Only set when deletionTimestamp is also set."
+            "removed from the system. Only set when deletionTimestamp is also set.",
+            pointer=True,
         ),
     )
     labels = StringMap(
@@ -176,6 +183,7 @@ class ListMetaSchema(K8sSchema):
         metadata=doc(
             "remainingItemCount is the number of subsequent items in the list which are not included in"
             " this list response.",
+            pointer=True,
         ),
     )
 
@@ -242,7 +250,7 @@ class StatusSchema(TypedSchema):
 
     openapi_name = "io.k8s.apimachinery.pkg.apis.meta.v1.Status"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     status = fields.String(metadata=doc('Status of the operation. One of: "Success" or "Failure".'))
     message = fields.String(metadata=doc("A human-readable description of the status of this operation."))
     reason = fields.String(
@@ -265,8 +273,8 @@ class StatusSchema(TypedSchema):
 class PreconditionsSchema(K8sSchema):
     openapi_name = "io.k8s.apimachinery.pkg.apis.meta.v1.Preconditions"
 
-    uid = fields.String(metadata=doc("Specifies the target UID."))
-    resourceVersion = fields.String(metadata=doc("Specifies the target ResourceVersion"))
+    uid = fields.String(metadata=doc("Specifies the target UID.", pointer=True))
+    resourceVersion = fields.String(metadata=doc("Specifies the target ResourceVersion", pointer=True))
 
 
 class DeleteOptionsSchema(TypedSchema):
@@ -278,6 +286,7 @@ class DeleteOptionsSchema(TypedSchema):
         metadata=doc(
             "The duration in seconds before the object should be deleted. Value must be non-negative "
             "integer. The value zero indicates delete immediately.",
+            pointer=True,
         ),
     )
     preconditions = fields.Nested(
@@ -291,12 +300,14 @@ class DeleteOptionsSchema(TypedSchema):
         metadata=doc(
             "Deprecated: please use the PropagationPolicy, this field will be deprecated in 1.7. Should"
             " the dependent objects be orphaned.",
+            pointer=True,
         ),
     )
     propagationPolicy = fields.String(
         metadata=doc(
             "Whether and how garbage collection will be performed. Either this field or "
-            "OrphanDependents may be set, but not both."
+            "OrphanDependents may be set, but not both.",
+            pointer=True,
         ),
     )
     dryRun = fields.List(
@@ -309,7 +320,8 @@ class DeleteOptionsSchema(TypedSchema):
     ignoreStoreReadErrorWithClusterBreakingPotential = fields.Boolean(
         metadata=doc(
             "if set to true, it will trigger an unsafe deletion of the resource in case the normal "
-            "deletion flow fails with a corrupt object error."
+            "deletion flow fails with a corrupt object error.",
+            pointer=True,
         ),
     )
 

@@ -13,9 +13,9 @@ class BindingSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.Binding"
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     target = fields.Nested(
         ObjectReferenceSchema,
         required=True,
-        metadata=doc("The target object that you want to bind to the standard object."),
+        metadata=doc("The target object that you want to bind to the standard object.", pointer=False),
     )

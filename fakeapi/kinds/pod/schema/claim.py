@@ -18,6 +18,7 @@ class TypedLocalObjectReferenceSchema(K8sSchema):
         metadata=doc(
             "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the"
             " specified Kind must be in the core API group.",
+            omitempty=False, pointer=True,
         ),
     )
     kind = fields.String(required=True, metadata=doc("Kind is the type of resource being referenced"))
@@ -31,6 +32,7 @@ class TypedObjectReferenceSchema(K8sSchema):
         metadata=doc(
             "APIGroup is the group for the resource being referenced. If APIGroup is not specified, the"
             " specified Kind must be in the core API group.",
+            omitempty=False, pointer=True,
         ),
     )
     kind = fields.String(required=True, metadata=doc("Kind is the type of resource being referenced"))
@@ -40,6 +42,7 @@ class TypedObjectReferenceSchema(K8sSchema):
             "Namespace is the namespace of resource being referenced Note that when a namespace is "
             "specified, a gateway.networking.k8s.io/ReferenceGrant object is required in the referent "
             "namespace to allow that namespace's owner to accept the reference.",
+            pointer=True,
         ),
     )
 
@@ -69,18 +72,19 @@ class PersistentVolumeClaimSpecSchema(K8sSchema):
     )
     resources = fields.Nested(
         VolumeResourceRequirementsSchema,
-        metadata=doc("resources represents the minimum resources the volume should have."),
+        metadata=doc("resources represents the minimum resources the volume should have.", pointer=False),
     )
     volumeName = fields.String(
         metadata=doc("volumeName is the binding reference to the PersistentVolume backing this claim."),
     )
     storageClassName = fields.String(
-        metadata=doc("storageClassName is the name of the StorageClass required by the claim."),
+        metadata=doc("storageClassName is the name of the StorageClass required by the claim.", pointer=True),
     )
     volumeMode = fields.String(
         metadata=doc(
             "volumeMode defines what type of volume is required by the claim. Value of Filesystem is "
             "implied when not included in claim spec.",
+            pointer=True,
         ),
     )
     dataSource = fields.Nested(
@@ -100,6 +104,7 @@ class PersistentVolumeClaimSpecSchema(K8sSchema):
     volumeAttributesClassName = fields.String(
         metadata=doc(
             "volumeAttributesClassName may be used to set the VolumeAttributesClass used by this claim.",
+            pointer=True,
         ),
     )
 
@@ -109,7 +114,10 @@ class PersistentVolumeClaimTemplateSchema(K8sSchema):
 
     metadata = fields.Nested(
         ObjectMetaSchema,
-        metadata=doc("May contain labels and annotations that will be copied into the PVC when creating it."),
+        metadata=doc(
+            "May contain labels and annotations that will be copied into the PVC when creating it.",
+            pointer=False,
+        ),
     )
     spec = fields.Nested(
         PersistentVolumeClaimSpecSchema,
@@ -117,6 +125,7 @@ class PersistentVolumeClaimTemplateSchema(K8sSchema):
         metadata=doc(
             "The specification for the PersistentVolumeClaim. The entire content is copied unchanged "
             "into the PVC that gets created from this template.",
+            pointer=False,
         ),
     )
 

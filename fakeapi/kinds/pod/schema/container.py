@@ -58,7 +58,7 @@ class ConfigMapKeySelectorSchema(K8sSchema):
         ),
     )
     key = fields.String(required=True, metadata=doc("The key to select."))
-    optional = fields.Boolean(metadata=doc("Specify whether the ConfigMap or its key must be defined"))
+    optional = fields.Boolean(metadata=doc("Specify whether the ConfigMap or its key must be defined", pointer=True))
 
 
 class SecretKeySelectorSchema(K8sSchema):
@@ -75,7 +75,7 @@ class SecretKeySelectorSchema(K8sSchema):
         required=True,
         metadata=doc("The key of the secret to select from. Must be a valid secret key."),
     )
-    optional = fields.Boolean(metadata=doc("Specify whether the Secret or its key must be defined"))
+    optional = fields.Boolean(metadata=doc("Specify whether the Secret or its key must be defined", pointer=True))
 
 
 class EnvVarSourceSchema(K8sSchema):
@@ -130,7 +130,7 @@ class ConfigMapEnvSourceSchema(K8sSchema):
             "compatibility is allowed to be empty."
         ),
     )
-    optional = fields.Boolean(metadata=doc("Specify whether the ConfigMap must be defined"))
+    optional = fields.Boolean(metadata=doc("Specify whether the ConfigMap must be defined", pointer=True))
 
 
 class SecretEnvSourceSchema(K8sSchema):
@@ -142,7 +142,7 @@ class SecretEnvSourceSchema(K8sSchema):
             "compatibility is allowed to be empty."
         ),
     )
-    optional = fields.Boolean(metadata=doc("Specify whether the Secret must be defined"))
+    optional = fields.Boolean(metadata=doc("Specify whether the Secret must be defined", pointer=True))
 
 
 class EnvFromSourceSchema(K8sSchema):
@@ -252,7 +252,8 @@ class VolumeMountSchema(K8sSchema):
     recursiveReadOnly = fields.String(
         metadata=doc(
             "RecursiveReadOnly specifies whether read-only mounts should be handled recursively. If "
-            "ReadOnly is false, this field has no meaning and must be unspecified."
+            "ReadOnly is false, this field has no meaning and must be unspecified.",
+            pointer=True,
         ),
     )
     mountPath = fields.String(
@@ -271,6 +272,7 @@ class VolumeMountSchema(K8sSchema):
         metadata=doc(
             "mountPropagation determines how mounts are propagated from the host to container and the "
             "other way around. When not set, MountPropagationNone is used.",
+            pointer=True,
         ),
     )
     subPathExpr = fields.String(
@@ -357,7 +359,7 @@ class ContainerSchema(K8sSchema):
     )
     resources = fields.Nested(
         ResourceRequirementsSchema,
-        metadata=doc("Compute Resources required by this container. Cannot be updated."),
+        metadata=doc("Compute Resources required by this container. Cannot be updated.", pointer=False),
     )
     resizePolicy = fields.List(
         fields.Nested(ContainerResizePolicySchema),
@@ -367,6 +369,7 @@ class ContainerSchema(K8sSchema):
         metadata=doc(
             "RestartPolicy defines the restart behavior of individual containers in a pod. This field "
             'may only be set for init containers, and the only allowed value is "Always".',
+            pointer=True,
         ),
     )
     volumeMounts = fields.List(
@@ -501,13 +504,15 @@ class EphemeralContainerSchema(ContainerSchema):
         ResourceRequirementsSchema,
         metadata=doc(
             "Resources are not allowed for ephemeral containers. Ephemeral containers use spare "
-            "resources already allocated to the pod."
+            "resources already allocated to the pod.",
+            pointer=False,
         ),
     )
     restartPolicy = fields.String(
         metadata=doc(
             "Restart policy for the container to manage the restart behavior of each container within a"
             " pod. This may only be set for init containers.",
+            pointer=True,
         ),
     )
     volumeMounts = fields.List(

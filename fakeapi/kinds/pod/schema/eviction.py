@@ -13,5 +13,8 @@ class EvictionSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.policy.v1.Eviction"
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("ObjectMeta describes the pod that is being evicted."))
+    metadata = fields.Nested(
+        ObjectMetaSchema,
+        metadata=doc("ObjectMeta describes the pod that is being evicted.", pointer=False),
+    )
     deleteOptions = fields.Nested(DeleteOptionsSchema, metadata=doc("DeleteOptions may be provided"))

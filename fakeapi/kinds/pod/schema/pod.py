@@ -22,7 +22,7 @@ class PodDNSConfigOptionSchema(K8sSchema):
     openapi_name = "io.k8s.api.core.v1.PodDNSConfigOption"
 
     name = fields.String(metadata=doc("Name is this DNS resolver option's name. Required."))
-    value = fields.String(metadata=doc("Value is this DNS resolver option's value."))
+    value = fields.String(metadata=doc("Value is this DNS resolver option's value.", pointer=True))
 
 
 class PodDNSConfigSchema(K8sSchema):
@@ -97,12 +97,14 @@ class PodResourceClaimSchema(K8sSchema):
         metadata=doc(
             "ResourceClaimName is the name of a ResourceClaim object in the same namespace as this pod."
             " Exactly one of ResourceClaimName and ResourceClaimTemplateName must be set.",
+            pointer=True,
         ),
     )
     resourceClaimTemplateName = fields.String(
         metadata=doc(
             "ResourceClaimTemplateName is the name of a ResourceClaimTemplate object in the same "
-            "namespace as this pod."
+            "namespace as this pod.",
+            pointer=True,
         ),
     )
 
@@ -175,12 +177,14 @@ class PodSpecSchema(K8sSchema):
         metadata=doc(
             "Optional duration in seconds the pod needs to terminate gracefully. May be decreased in "
             "delete request. Value must be non-negative integer.",
+            pointer=True,
         ),
     )
     activeDeadlineSeconds = Int64(
         metadata=doc(
             "Optional duration in seconds the pod may be active on the node relative to StartTime "
-            "before the system will actively try to mark it failed and kill associated containers."
+            "before the system will actively try to mark it failed and kill associated containers.",
+            pointer=True,
         ),
     )
     dnsPolicy = fields.String(
@@ -208,7 +212,8 @@ class PodSpecSchema(K8sSchema):
     automountServiceAccountToken = fields.Boolean(
         metadata=doc(
             "AutomountServiceAccountToken indicates whether a service account token should be "
-            "automatically mounted."
+            "automatically mounted.",
+            pointer=True,
         ),
     )
     nodeName = fields.String(
@@ -226,7 +231,7 @@ class PodSpecSchema(K8sSchema):
     hostPID = fields.Boolean(metadata=doc("Use the host's pid namespace. Optional: Default to false."))
     hostIPC = fields.Boolean(metadata=doc("Use the host's ipc namespace. Optional: Default to false."))
     shareProcessNamespace = fields.Boolean(
-        metadata=doc("Share a single process namespace between all of the containers in a pod."),
+        metadata=doc("Share a single process namespace between all of the containers in a pod.", pointer=True),
     )
     securityContext = fields.Nested(
         PodSecurityContextSchema,
@@ -284,6 +289,7 @@ class PodSpecSchema(K8sSchema):
     priority = Int32(
         metadata=doc(
             "The priority value. Various system components use this field to find the priority of the pod.",
+            pointer=True,
         ),
     )
     dnsConfig = fields.Nested(
@@ -304,18 +310,21 @@ class PodSpecSchema(K8sSchema):
         metadata=doc(
             "RuntimeClassName refers to a RuntimeClass object in the node.k8s.io group, which should be"
             " used to run this pod.",
+            pointer=True,
         ),
     )
     enableServiceLinks = fields.Boolean(
         metadata=doc(
             "EnableServiceLinks indicates whether information about services should be injected into "
             "pod's environment variables, matching the syntax of Docker links.",
+            pointer=True,
         ),
     )
     preemptionPolicy = fields.String(
         metadata=doc(
             "PreemptionPolicy is the Policy for preempting pods with lower priority. One of Never, "
-            "PreemptLowerPriority. Defaults to PreemptLowerPriority if unset."
+            "PreemptLowerPriority. Defaults to PreemptLowerPriority if unset.",
+            pointer=True,
         ),
     )
     overhead = ResourceList(
@@ -339,6 +348,7 @@ class PodSpecSchema(K8sSchema):
         metadata=doc(
             "If true the pod's hostname will be configured as the pod's FQDN, rather than the leaf name"
             " (the default).",
+            pointer=True,
         ),
     )
     os = fields.Nested(
@@ -348,7 +358,7 @@ class PodSpecSchema(K8sSchema):
             "restricted if this is set."
         ),
     )
-    hostUsers = fields.Boolean(metadata=doc("Use the host's user namespace. Optional: Default to true."))
+    hostUsers = fields.Boolean(metadata=doc("Use the host's user namespace. Optional: Default to true.", pointer=True))
     schedulingGates = fields.List(
         fields.Nested(PodSchedulingGateSchema),
         metadata=doc(
@@ -385,13 +395,17 @@ class PodSchema(TypedSchema):
     openapi_name = "io.k8s.api.core.v1.Pod"
     go_zero = {"metadata": {}, "spec": {"containers": None}, "status": {}}
 
-    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata."))
-    spec = fields.Nested(PodSpecSchema, metadata=doc("Specification of the desired behavior of the pod."))
+    metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
+    spec = fields.Nested(
+        PodSpecSchema,
+        metadata=doc("Specification of the desired behavior of the pod.", pointer=False),
+    )
     status = fields.Nested(
         PodStatusSchema,
         metadata=doc(
             "Most recently observed status of the pod. This data may not be up to date. Populated by "
             "the system. Read-only.",
+            pointer=False,
         ),
     )
 
@@ -401,5 +415,5 @@ class PodListSchema(TypedSchema):
 
     openapi_name = "io.k8s.api.core.v1.PodList"
 
-    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata."))
+    metadata = fields.Nested(ListMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     items = fields.List(fields.Nested(PodSchema), required=True, metadata=doc("List of pods."))

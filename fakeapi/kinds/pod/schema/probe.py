@@ -83,7 +83,8 @@ class GRPCActionSchema(K8sSchema):
     service = fields.String(
         metadata=doc(
             "Service is the name of the service to place in the gRPC HealthCheckRequest (see "
-            "https://github.com/grpc/grpc/blob/master/doc/health-checking.md)."
+            "https://github.com/grpc/grpc/blob/master/doc/health-checking.md).",
+            omitempty=False, pointer=True,
         ),
     )
 
@@ -133,7 +134,8 @@ class ProbeSchema(K8sSchema):
     )
     terminationGracePeriodSeconds = Int64(
         metadata=doc(
-            "Optional duration in seconds the pod needs to terminate gracefully upon probe failure."
+            "Optional duration in seconds the pod needs to terminate gracefully upon probe failure.",
+            pointer=True,
         ),
     )
 

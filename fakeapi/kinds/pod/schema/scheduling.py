@@ -57,7 +57,7 @@ class PreferredSchedulingTermSchema(K8sSchema):
     preference = fields.Nested(
         NodeSelectorTermSchema,
         required=True,
-        metadata=doc("A node selector term, associated with the corresponding weight."),
+        metadata=doc("A node selector term, associated with the corresponding weight.", pointer=False),
     )
 
 
@@ -156,7 +156,7 @@ class WeightedPodAffinityTermSchema(K8sSchema):
     podAffinityTerm = fields.Nested(
         PodAffinityTermSchema,
         required=True,
-        metadata=doc("Required. A pod affinity term, associated with the corresponding weight."),
+        metadata=doc("Required. A pod affinity term, associated with the corresponding weight.", pointer=False),
     )
 
 
@@ -257,6 +257,7 @@ class TolerationSchema(K8sSchema):
         metadata=doc(
             "TolerationSeconds represents the period of time the toleration (which must be of effect "
             "NoExecute, otherwise this field is ignored) tolerates the taint.",
+            pointer=True,
         ),
     )
 
@@ -291,17 +292,19 @@ class TopologySpreadConstraintSchema(K8sSchema):
             "counted to determine the number of pods in their corresponding topology domain."
         ),
     )
-    minDomains = Int32(metadata=doc("MinDomains indicates a minimum number of eligible domains."))
+    minDomains = Int32(metadata=doc("MinDomains indicates a minimum number of eligible domains.", pointer=True))
     nodeAffinityPolicy = fields.String(
         metadata=doc(
             "NodeAffinityPolicy indicates how we will treat Pod's nodeAffinity/nodeSelector when "
-            "calculating pod topology spread skew."
+            "calculating pod topology spread skew.",
+            pointer=True,
         ),
     )
     nodeTaintsPolicy = fields.String(
         metadata=doc(
             "NodeTaintsPolicy indicates how we will treat node taints when calculating pod topology "
-            "spread skew."
+            "spread skew.",
+            pointer=True,
         ),
     )
     matchLabelKeys = fields.List(

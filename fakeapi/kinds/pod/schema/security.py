@@ -27,23 +27,28 @@ class WindowsSecurityContextOptionsSchema(K8sSchema):
     openapi_name = "io.k8s.api.core.v1.WindowsSecurityContextOptions"
 
     gmsaCredentialSpecName = fields.String(
-        metadata=doc("GMSACredentialSpecName is the name of the GMSA credential spec to use."),
+        metadata=doc("GMSACredentialSpecName is the name of the GMSA credential spec to use.", pointer=True),
     )
     gmsaCredentialSpec = fields.String(
         metadata=doc(
             "GMSACredentialSpec is where the GMSA admission webhook "
             "(https://github.com/kubernetes-sigs/windows-gmsa) inlines the contents of the GMSA "
             "credential spec named by the GMSACredentialSpecName field.",
+            pointer=True,
         ),
     )
     runAsUserName = fields.String(
         metadata=doc(
             "The UserName in Windows to run the entrypoint of the container process. Defaults to the "
             "user specified in image metadata if unspecified.",
+            pointer=True,
         ),
     )
     hostProcess = fields.Boolean(
-        metadata=doc("HostProcess determines if a container should be run as a 'Host Process' container."),
+        metadata=doc(
+            "HostProcess determines if a container should be run as a 'Host Process' container.",
+            pointer=True,
+        ),
     )
 
 
@@ -60,7 +65,8 @@ class SeccompProfileSchema(K8sSchema):
     localhostProfile = fields.String(
         metadata=doc(
             "localhostProfile indicates a profile defined in a file on the node should be used. The "
-            "profile must be preconfigured on the node to work."
+            "profile must be preconfigured on the node to work.",
+            pointer=True,
         ),
     )
 
@@ -79,6 +85,7 @@ class AppArmorProfileSchema(K8sSchema):
         metadata=doc(
             "localhostProfile indicates a profile loaded on the node that should be used. The profile "
             "must be preconfigured on the node to work.",
+            pointer=True,
         ),
     )
 
@@ -96,7 +103,8 @@ class SecurityContextSchema(K8sSchema):
     privileged = fields.Boolean(
         metadata=doc(
             "Run container in privileged mode. Processes in privileged containers are essentially "
-            "equivalent to root on the host. Defaults to false."
+            "equivalent to root on the host. Defaults to false.",
+            pointer=True,
         ),
     )
     seLinuxOptions = fields.Nested(
@@ -116,30 +124,36 @@ class SecurityContextSchema(K8sSchema):
     runAsUser = Int64(
         metadata=doc(
             "The UID to run the entrypoint of the container process. Defaults to user specified in "
-            "image metadata if unspecified. May also be set in PodSecurityContext."
+            "image metadata if unspecified. May also be set in PodSecurityContext.",
+            pointer=True,
         ),
     )
     runAsGroup = Int64(
         metadata=doc(
             "The GID to run the entrypoint of the container process. Uses runtime default if unset. May"
             " also be set in PodSecurityContext.",
+            pointer=True,
         ),
     )
-    runAsNonRoot = fields.Boolean(metadata=doc("Indicates that the container must run as a non-root user."))
+    runAsNonRoot = fields.Boolean(
+        metadata=doc("Indicates that the container must run as a non-root user.", pointer=True),
+    )
     readOnlyRootFilesystem = fields.Boolean(
         metadata=doc(
             "Whether this container has a read-only root filesystem. Default is false. Note that this "
             "field cannot be set when spec.os.name is windows.",
+            pointer=True,
         ),
     )
     allowPrivilegeEscalation = fields.Boolean(
         metadata=doc(
             "AllowPrivilegeEscalation controls whether a process can gain more privileges than its "
-            "parent process."
+            "parent process.",
+            pointer=True,
         ),
     )
     procMount = fields.String(
-        metadata=doc("procMount denotes the type of proc mount to use for the containers."),
+        metadata=doc("procMount denotes the type of proc mount to use for the containers.", pointer=True),
     )
     seccompProfile = fields.Nested(
         SeccompProfileSchema,
@@ -184,16 +198,20 @@ class PodSecurityContextSchema(K8sSchema):
     runAsUser = Int64(
         metadata=doc(
             "The UID to run the entrypoint of the container process. Defaults to user specified in "
-            "image metadata if unspecified. May also be set in SecurityContext."
+            "image metadata if unspecified. May also be set in SecurityContext.",
+            pointer=True,
         ),
     )
     runAsGroup = Int64(
         metadata=doc(
             "The GID to run the entrypoint of the container process. Uses runtime default if unset. May"
             " also be set in SecurityContext.",
+            pointer=True,
         ),
     )
-    runAsNonRoot = fields.Boolean(metadata=doc("Indicates that the container must run as a non-root user."))
+    runAsNonRoot = fields.Boolean(
+        metadata=doc("Indicates that the container must run as a non-root user.", pointer=True),
+    )
     supplementalGroups = fields.List(
         Int64(),
         metadata=doc(
@@ -205,10 +223,11 @@ class PodSecurityContextSchema(K8sSchema):
     supplementalGroupsPolicy = fields.String(
         metadata=doc(
             "Defines how supplemental groups of the first container processes are calculated. Valid "
-            'values are "Merge" and "Strict". If not specified, "Merge" is used.'
+            'values are "Merge" and "Strict". If not specified, "Merge" is used.',
+            pointer=True,
         ),
     )
-    fsGroup = Int64(metadata=doc("A special supplemental group that applies to all containers in a pod."))
+    fsGroup = Int64(metadata=doc("A special supplemental group that applies to all containers in a pod.", pointer=True))
     sysctls = fields.List(
         fields.Nested(SysctlSchema),
         metadata=doc(
@@ -221,6 +240,7 @@ class PodSecurityContextSchema(K8sSchema):
         metadata=doc(
             "fsGroupChangePolicy defines behavior of changing ownership and permission of the volume "
             "before being exposed inside Pod.",
+            pointer=True,
         ),
     )
     seccompProfile = fields.Nested(
@@ -241,5 +261,6 @@ class PodSecurityContextSchema(K8sSchema):
         metadata=doc(
             "seLinuxChangePolicy defines how the container's SELinux label is applied to all volumes "
             "used by the Pod.",
+            pointer=True,
         ),
     )

@@ -94,7 +94,8 @@ class VolumeMountStatusSchema(K8sSchema):
     readOnly = fields.Boolean(metadata=doc("ReadOnly corresponds to the original VolumeMount."))
     recursiveReadOnly = fields.String(
         metadata=doc(
-            "RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts)."
+            "RecursiveReadOnly must be set to Disabled, Enabled, or unspecified (for non-readonly mounts).",
+            pointer=True,
         ),
     )
 
@@ -183,13 +184,14 @@ class ContainerStatusSchema(K8sSchema):
     )
     state = fields.Nested(
         ContainerStateSchema,
-        metadata=doc("State holds details about the container's current condition."),
+        metadata=doc("State holds details about the container's current condition.", pointer=False),
     )
     lastState = fields.Nested(
         ContainerStateSchema,
         metadata=doc(
             "LastTerminationState holds the last termination state of the container to help debug "
-            "container crashes and restarts."
+            "container crashes and restarts.",
+            pointer=False,
         ),
     )
     ready = fields.Boolean(
@@ -220,7 +222,8 @@ class ContainerStatusSchema(K8sSchema):
     started = fields.Boolean(
         metadata=doc(
             "Started indicates whether the container has finished its postStart lifecycle hook and "
-            "passed its startup probe."
+            "passed its startup probe.",
+            pointer=True,
         ),
     )
     allocatedResources = ResourceList(
@@ -273,6 +276,7 @@ class PodResourceClaimStatusSchema(K8sSchema):
         metadata=doc(
             "ResourceClaimName is the name of the ResourceClaim that was generated for the Pod in the "
             "namespace of the Pod.",
+            pointer=True,
         ),
     )
 
@@ -353,6 +357,7 @@ class PodStatusSchema(K8sSchema):
         metadata=doc(
             "RFC 3339 date and time at which the object was acknowledged by the Kubelet. This is before"
             " the Kubelet pulled the container image(s) for the pod.",
+            pointer=True,
         ),
     )
     initContainerStatuses = fields.List(

@@ -29,6 +29,7 @@ class KeyToPathSchema(K8sSchema):
         metadata=doc(
             "mode is Optional: mode bits used to set permissions on this file. Must be an octal value "
             "between 0000 and 0777 or a decimal value between 0 and 511.",
+            pointer=True,
         ),
     )
 
@@ -55,10 +56,11 @@ class ConfigMapVolumeSourceSchema(K8sSchema):
         metadata=doc(
             "defaultMode is optional: mode bits used to set permissions on created files by default. "
             "Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            pointer=True,
         ),
     )
     optional = fields.Boolean(
-        metadata=doc("optional specify whether the ConfigMap or its keys must be defined"),
+        metadata=doc("optional specify whether the ConfigMap or its keys must be defined", pointer=True),
     )
 
 
@@ -74,13 +76,15 @@ class CSIVolumeSourceSchema(K8sSchema):
     )
     readOnly = fields.Boolean(
         metadata=doc(
-            "readOnly specifies a read-only configuration for the volume. Defaults to false (read/write)."
+            "readOnly specifies a read-only configuration for the volume. Defaults to false (read/write).",
+            pointer=True,
         ),
     )
     fsType = fields.String(
         metadata=doc(
             'fsType to mount. Ex. "ext4", "xfs", "ntfs". If not provided, the empty value is passed to '
             "the associated CSI driver which will determine the default filesystem to apply.",
+            pointer=True,
         ),
     )
     volumeAttributes = StringMap(
@@ -126,6 +130,7 @@ class DownwardAPIVolumeFileSchema(K8sSchema):
         metadata=doc(
             "Optional: mode bits used to set permissions on this file, must be an octal value between "
             "0000 and 0777 or a decimal value between 0 and 511.",
+            pointer=True,
         ),
     )
 
@@ -141,6 +146,7 @@ class DownwardAPIVolumeSourceSchema(K8sSchema):
         metadata=doc(
             "Optional: mode bits to use on created files by default. Must be a Optional: mode bits used"
             " to set permissions on created files by default.",
+            pointer=True,
         ),
     )
 
@@ -158,6 +164,7 @@ class EmptyDirVolumeSourceSchema(K8sSchema):
         metadata=doc(
             "sizeLimit is the total amount of local storage required for this EmptyDir volume. The size"
             " limit is also applicable for memory medium.",
+            pointer=True,
         ),
     )
 
@@ -172,7 +179,7 @@ class HostPathVolumeSourceSchema(K8sSchema):
             "the real path.",
         ),
     )
-    type = fields.String(metadata=doc('type for HostPath Volume Defaults to ""'))
+    type = fields.String(metadata=doc('type for HostPath Volume Defaults to ""', pointer=True))
 
 
 class ImageVolumeSourceSchema(K8sSchema):
@@ -230,11 +237,13 @@ class ClusterTrustBundleProjectionSchema(K8sSchema):
         metadata=doc(
             "Select a single ClusterTrustBundle by object name. Mutually-exclusive with signerName and "
             "labelSelector.",
+            pointer=True,
         ),
     )
     signerName = fields.String(
         metadata=doc(
             "Select all ClusterTrustBundles that match this signer name. Mutually-exclusive with name.",
+            pointer=True,
         ),
     )
     labelSelector = fields.Nested(
@@ -248,6 +257,7 @@ class ClusterTrustBundleProjectionSchema(K8sSchema):
         metadata=doc(
             "If true, don't block pod startup if the referenced ClusterTrustBundle(s) aren't available."
             " If using name, then the named ClusterTrustBundle is allowed not to exist.",
+            pointer=True,
         ),
     )
     path = fields.String(
@@ -275,7 +285,7 @@ class ConfigMapProjectionSchema(K8sSchema):
         ),
     )
     optional = fields.Boolean(
-        metadata=doc("optional specify whether the ConfigMap or its keys must be defined"),
+        metadata=doc("optional specify whether the ConfigMap or its keys must be defined", pointer=True),
     )
 
 
@@ -306,7 +316,7 @@ class SecretProjectionSchema(K8sSchema):
         ),
     )
     optional = fields.Boolean(
-        metadata=doc("optional field specify whether the Secret or its key must be defined"),
+        metadata=doc("optional field specify whether the Secret or its key must be defined", pointer=True),
     )
 
 
@@ -315,7 +325,10 @@ class ServiceAccountTokenProjectionSchema(K8sSchema):
 
     audience = fields.String(metadata=doc("audience is the intended audience of the token."))
     expirationSeconds = Int64(
-        metadata=doc("expirationSeconds is the requested duration of validity of the service account token."),
+        metadata=doc(
+            "expirationSeconds is the requested duration of validity of the service account token.",
+            pointer=True,
+        ),
     )
     path = fields.String(
         required=True,
@@ -359,12 +372,14 @@ class ProjectedVolumeSourceSchema(K8sSchema):
         metadata=doc(
             "sources is the list of volume projections. Each entry in this list handles one source.",
             list_type="atomic",
+            omitempty=False,
         ),
     )
     defaultMode = Int32(
         metadata=doc(
             "defaultMode are the mode bits used to set permissions on created files by default. Must be"
             " an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            pointer=True,
         ),
     )
 
@@ -387,10 +402,11 @@ class SecretVolumeSourceSchema(K8sSchema):
         metadata=doc(
             "defaultMode is Optional: mode bits used to set permissions on created files by default. "
             "Must be an octal value between 0000 and 0777 or a decimal value between 0 and 511.",
+            pointer=True,
         ),
     )
     optional = fields.Boolean(
-        metadata=doc("optional field specify whether the Secret or its keys must be defined"),
+        metadata=doc("optional field specify whether the Secret or its keys must be defined", pointer=True),
     )
 
 
@@ -417,17 +433,19 @@ class VolumeSchema(K8sSchema):
     gcePersistentDisk = FreeForm(
         metadata=doc(
             "gcePersistentDisk represents a GCE Disk resource that is attached to a kubelet's host "
-            "machine and then exposed to the pod. Deprecated."
+            "machine and then exposed to the pod. Deprecated.",
+            pointer=True,
         ),
     )
     awsElasticBlockStore = FreeForm(
         metadata=doc(
             "awsElasticBlockStore represents an AWS Disk resource that is attached to a kubelet's host "
             "machine and then exposed to the pod. Deprecated.",
+            pointer=True,
         ),
     )
     gitRepo = FreeForm(
-        metadata=doc("gitRepo represents a git repository at a particular revision. Deprecated."),
+        metadata=doc("gitRepo represents a git repository at a particular revision. Deprecated.", pointer=True),
     )
     secret = fields.Nested(
         SecretVolumeSourceSchema,
@@ -441,11 +459,13 @@ class VolumeSchema(K8sSchema):
         metadata=doc(
             "iscsi represents an ISCSI Disk resource that is attached to a kubelet's host machine and "
             "then exposed to the pod.",
+            pointer=True,
         ),
     )
     glusterfs = FreeForm(
         metadata=doc(
-            "glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated."
+            "glusterfs represents a Glusterfs mount on the host that shares a pod's lifetime. Deprecated.",
+            pointer=True,
         ),
     )
     persistentVolumeClaim = fields.Nested(
@@ -457,27 +477,34 @@ class VolumeSchema(K8sSchema):
     )
     rbd = FreeForm(
         metadata=doc(
-            "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated."
+            "rbd represents a Rados Block Device mount on the host that shares a pod's lifetime. Deprecated.",
+            pointer=True,
         ),
     )
     flexVolume = FreeForm(
         metadata=doc(
             "flexVolume represents a generic volume resource that is provisioned/attached using an exec"
             " based plugin. Deprecated.",
+            pointer=True,
         ),
     )
     cinder = FreeForm(
         metadata=doc(
-            "cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated."
+            "cinder represents a cinder volume attached and mounted on kubelets host machine. Deprecated.",
+            pointer=True,
         ),
     )
     cephfs = FreeForm(
         metadata=doc(
-            "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated."
+            "cephFS represents a Ceph FS mount on the host that shares a pod's lifetime. Deprecated.",
+            pointer=True,
         ),
     )
     flocker = FreeForm(
-        metadata=doc("flocker represents a Flocker volume attached to a kubelet's host machine. Deprecated."),
+        metadata=doc(
+            "flocker represents a Flocker volume attached to a kubelet's host machine. Deprecated.",
+            pointer=True,
+        ),
     )
     downwardAPI = fields.Nested(
         DownwardAPIVolumeSourceSchema,
@@ -487,12 +514,14 @@ class VolumeSchema(K8sSchema):
         metadata=doc(
             "fc represents a Fibre Channel resource that is attached to a kubelet's host machine and "
             "then exposed to the pod.",
+            pointer=True,
         ),
     )
     azureFile = FreeForm(
         metadata=doc(
             "azureFile represents an Azure File Service mount on the host and bind mount to the pod. "
             "Deprecated.",
+            pointer=True,
         ),
     )
     configMap = fields.Nested(
@@ -503,22 +532,26 @@ class VolumeSchema(K8sSchema):
         metadata=doc(
             "vsphereVolume represents a vSphere volume attached and mounted on kubelets host machine. "
             "Deprecated.",
+            pointer=True,
         ),
     )
     quobyte = FreeForm(
         metadata=doc(
             "quobyte represents a Quobyte mount on the host that shares a pod's lifetime. Deprecated.",
+            pointer=True,
         ),
     )
     azureDisk = FreeForm(
         metadata=doc(
-            "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated."
+            "azureDisk represents an Azure Data Disk mount on the host and bind mount to the pod. Deprecated.",
+            pointer=True,
         ),
     )
     photonPersistentDisk = FreeForm(
         metadata=doc(
             "photonPersistentDisk represents a PhotonController persistent disk attached and mounted on"
             " kubelets host machine. Deprecated.",
+            pointer=True,
         ),
     )
     projected = fields.Nested(
@@ -529,17 +562,20 @@ class VolumeSchema(K8sSchema):
         metadata=doc(
             "portworxVolume represents a portworx volume attached and mounted on kubelets host machine."
             " Deprecated.",
+            pointer=True,
         ),
     )
     scaleIO = FreeForm(
         metadata=doc(
             "scaleIO represents a ScaleIO persistent volume attached and mounted on Kubernetes nodes. "
             "Deprecated.",
+            pointer=True,
         ),
     )
     storageos = FreeForm(
         metadata=doc(
-            "storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated."
+            "storageOS represents a StorageOS volume attached and mounted on Kubernetes nodes. Deprecated.",
+            pointer=True,
         ),
     )
     csi = fields.Nested(
