@@ -10,6 +10,11 @@ strategy runs:
   the caller turns these into a 400 (Strict), `Warning` headers (Warn) or nothing (Ignore);
 * `null` means absent, as Go leaves a nil pointer / zero value that is omitted on output; a `null`
   list element or map value becomes the Go zero value, since dropping it would shift or lose entries;
+* the result is what Go's encoding/json writes for the decoded structs (`fakeapi.machinery.schemas.
+  gofields`): empty omitempty values are dropped and fields Go always writes are there, unset ones as
+  their zero value (`resources: {}`, `lastProbeTime: null`, `port: 0`), so validation sees the zero
+  values upstream validates and the stored object is the one upstream stores. A `partial` decode (an
+  apply configuration, which upstream never decodes into structs) keeps the body's fields as they are;
 * quantities and times are checked as apimachinery parses them; JSON numbers in quantities become
   strings and times are rewritten as upstream writes them back (UTC; seconds, or microseconds).
 
@@ -51,6 +56,7 @@ from fakeapi.machinery.schemas.base import (
     number_text,
     quantity_error,
 )
+from fakeapi.machinery.schemas.gofields import go_field, nested_class, zero_json
 from fakeapi.machinery.types import JSON
 
 _STR, _BOOL, _INT32, _INT64, _FLOAT, _QUANTITY, _INTSTR, _TIME, _MICROTIME = range(9)
@@ -78,6 +84,8 @@ class Decoded:
 class _Plan:
     struct: str  # the Go struct name, e.g. "PodSpec"
     fields: dict[str, _Spec]
+    # (field, zero JSON) of the fields Go writes even when unset
+    always: tuple[tuple[str, Any], ...] = ()
     # (field, its JSON) -> (decoded JSON, unknown fields), for the parts _shared_part memoises
     memo: Memo[tuple[str, bytes], tuple[bytes, tuple[str, ...]]] = field(default_factory=lambda: Memo(256))
 
@@ -88,6 +96,7 @@ class _Spec:
     go_type: str  # the Go type named in "cannot unmarshal ... of type X"
     plan: _Plan | None = None  # _OBJECT
     item: _Spec | None = None  # _LIST
+    drops_empty: bool = False  # an omitempty value: Go leaves out "", 0, false, [] and {}
 
 
 class _WrongType(Exception):
@@ -103,10 +112,12 @@ class _Failure(Exception):
     """A complete decode error message (the part after `... cannot be handled as a Kind: `)."""
 
 
-def decode(kind_schema: Schema | type[Schema], data: Any, kind: str, version: str = "v1") -> Decoded:
+def decode(
+    kind_schema: Schema | type[Schema], data: Any, kind: str, version: str = "v1", *, partial: bool = False
+) -> Decoded:
     """Check `data` (a parsed JSON body) against `kind_schema`; raise BadRequest as upstream would.
 
-    The result shares no containers with `data`.
+    The result shares no containers with `data`. With `partial`, fields are neither dropped nor added.
     """
     if data is None:
         data = {}
@@ -124,7 +135,7 @@ def decode(kind_schema: Schema | type[Schema], data: Any, kind: str, version: st
     schema_class = kind_schema if isinstance(kind_schema, type) else type(kind_schema)
     unknown: list[str] = []
     try:
-        obj = _object(_plan_of(schema_class), data, "", unknown)
+        obj = _object(_plan_of(schema_class, partial), data, "", unknown)
     except _Failure as failure:
         raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: {failure}') from None
     return Decoded(obj, unknown)
@@ -208,6 +219,8 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
                     value = _list(spec, value, f"{path}{key}", unknown)
             else:
                 value = _leaf(spec, value)
+            if spec.drops_empty and not value:
+                continue
             out[key] = value
     except _WrongType as wrong:
         field_path = _LIST_INDEX.sub("", path) + key
@@ -215,7 +228,17 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
             f"json: cannot unmarshal {wrong.value} into Go struct field {plan.struct}.{field_path}"
             f" of type {wrong.go_type}"
         ) from None
+    for key, zero in plan.always:
+        if key not in out:
+            out[key] = _fresh(zero)
     return out
+
+
+def _fresh(zero: Any) -> Any:
+    """A zero value of its own (zero structs are small dicts of scalars, rarely nested)."""
+    if type(zero) is dict:
+        return {key: _fresh(value) for key, value in zero.items()}
+    return zero
 
 
 def _shared_part(plan: _Plan, key: str, value: Any, spec: _Spec, path: str, unknown: list[str]) -> Any:
@@ -251,8 +274,8 @@ def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:
         objects: list[Any] = []
         for index, element in enumerate(value):
             if element is None:
-                objects.append({})
-            elif type(element) is dict:
+                element = {}  # the zero struct
+            if type(element) is dict:
                 objects.append(_object(plan, element, f"{path}[{index}].", unknown))
             else:
                 raise _WrongType(json_type_name(element), item.go_type)
@@ -374,27 +397,35 @@ def _unrecognized(kind: str, data: Any, detail: str) -> str:
 
 
 @cache
-def _plan_of(schema_class: type[Schema]) -> _Plan:
-    return _build_plan(schema_class, {})
+def _plan_of(schema_class: type[Schema], partial: bool) -> _Plan:
+    return _build_plan(schema_class, {}, partial)
 
 
-def _build_plan(schema_class: type[Schema], building: dict[type[Schema], _Plan]) -> _Plan:
+def _build_plan(schema_class: type[Schema], building: dict[type[Schema], _Plan], partial: bool) -> _Plan:
     if schema_class in building:  # a recursive schema refers back to a plan being built
         return building[schema_class]
     openapi_name = getattr(schema_class, "openapi_name", "") or schema_class.__name__.removesuffix("Schema")
     plan = _Plan(openapi_name.rsplit(".", 1)[-1], {})
     building[schema_class] = plan
+    always: list[tuple[str, Any]] = []
     for name, declared in schema_class._declared_fields.items():
-        plan.fields[declared.data_key or name] = _spec_of(declared, building)
+        key = declared.data_key or name
+        spec = plan.fields[key] = _spec_of(declared, building, partial)
+        if not partial:
+            go = go_field(declared)
+            spec.drops_empty = go.drops_empty
+            if go.always_written:
+                always.append((key, zero_json(declared)))
+    plan.always = tuple(always)
     return plan
 
 
-def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], _Plan]) -> _Spec:
+def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], _Plan], partial: bool) -> _Spec:
     if isinstance(declared, fields.Nested):
-        plan = _build_plan(_nested_class(declared), building)
+        plan = _build_plan(nested_class(declared), building, partial)
         return _Spec(_OBJECT, f"v1.{plan.struct}", plan=plan)
     if isinstance(declared, fields.List):
-        item = _spec_of(declared.inner, building)
+        item = _spec_of(declared.inner, building, partial)
         return _Spec(_LIST, f"[]{item.go_type}", item=item)
     if isinstance(declared, ResourceList):
         return _Spec(_RESOURCES, "v1.ResourceList")
@@ -423,12 +454,3 @@ def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], _Plan]) -
     if isinstance(declared, fields.String):
         return _Spec(_STR, "string")
     return _Spec(_FREE, "")
-
-
-def _nested_class(declared: fields.Nested) -> type[Schema]:
-    nested = declared.nested
-    if isinstance(nested, type) and issubclass(nested, Schema):
-        return nested
-    if isinstance(nested, Schema):
-        return type(nested)
-    return type(declared.schema)

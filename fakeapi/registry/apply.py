@@ -174,7 +174,7 @@ def _checked_config(registry: Registry, namespace: str, name: str, body: Any, tr
     if meta.get("name", "") != name:
         raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
                          f"the name on the URL ({name})")
-    decoded = decode(registry.schema, body, kind, registry.info.version)
+    decoded = decode(registry.schema, body, kind, registry.info.version, partial=True)
     if decoded.unknown:
         path = _first_unknown(body, decoded.obj, tree)
         raise UnknownError(f"failed to create typed patch object ({namespace}/{name}; {gvk_prefix}{kind}): "

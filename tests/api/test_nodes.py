@@ -133,7 +133,13 @@ async def test_writing_the_status_keeps_the_stored_spec(client: Any) -> None:
 async def test_a_status_write_without_conditions_keeps_none(client: Any) -> None:
     await create(client, node(status=kubelet_status()))
     response = await client.put(NODES + "/node-1/status", json=node(status={"capacity": {"cpu": "2"}}))
-    assert (await response.json())["status"] == {"capacity": {"cpu": "2"}, "allocatable": {"cpu": "2"}}
+    # daemonEndpoints and nodeInfo are value structs: Go writes them, zero, even when unset
+    assert (await response.json())["status"] == {
+        "capacity": {"cpu": "2"}, "allocatable": {"cpu": "2"},
+        "daemonEndpoints": {"kubeletEndpoint": {"Port": 0}},
+        "nodeInfo": dict.fromkeys(("machineID", "systemUUID", "bootID", "kernelVersion", "osImage",
+                                   "containerRuntimeVersion", "kubeletVersion", "kubeProxyVersion",
+                                   "operatingSystem", "architecture"), "")}
 
 
 # ---- validation

@@ -235,6 +235,23 @@ def test_the_readmes_example_pod_applies_as_the_readme_shows(kubectl: Kubectl) -
     assert kubectl.ok("delete", "pod", "web-1") == 'pod "web-1" deleted\n'
 
 
+PROBED = ("    securityContext: {}\n    livenessProbe:\n      httpGet:\n        path: /healthz\n        port: 8080\n"
+          "    ports:\n    - containerPort: 8080\n")
+
+
+def test_diff_of_an_unchanged_pod_is_empty(kubectl: Kubectl) -> None:
+    # kubectl's dry-run patch sends `"annotations": {}`: stored and returned as Go encodes it, it is no change
+    applied = kubectl.write("diff-1.yaml", pod_yaml("diff-1", extra=PROBED))
+    assert kubectl.ok("apply", "-f", applied) == "pod/diff-1 created\n"
+    assert kubectl.ok("diff", "-f", applied) == ""
+    assert kubectl.ok("apply", "-f", applied) == "pod/diff-1 unchanged\n"
+    created = kubectl.write("diff-2.yaml", pod_yaml("diff-2", extra=PROBED))
+    assert kubectl.ok("create", "-f", created) == "pod/diff-2 created\n"
+    assert kubectl.ok("diff", "-f", created) == ""
+    changed = kubectl("diff", "-f", kubectl.write("diff-2.yaml", pod_yaml("diff-2", image="nginx:1.26")))
+    assert changed.rc == 1 and "+  - image: nginx:1.26\n" in changed.out, str(changed)
+
+
 def test_server_side_apply_owns_fields_and_reports_conflicts(kubectl: Kubectl) -> None:
     path = kubectl.write("ssa-1.yaml", pod_yaml("ssa-1"))
     assert kubectl.ok("apply", "--server-side", "-f", path) == "pod/ssa-1 serverside-applied\n"

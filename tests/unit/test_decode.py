@@ -56,7 +56,6 @@ CONTAINER: JSON = {
                         "runAsUser": 1000, "runAsNonRoot": True, "readOnlyRootFilesystem": True,
                         "allowPrivilegeEscalation": False, "seccompProfile": {"type": "RuntimeDefault"},
                         "appArmorProfile": {"type": "RuntimeDefault"}},
-    "stdin": False, "tty": False,
 }
 VOLUMES: list[JSON] = [
     {"name": "data", "persistentVolumeClaim": {"claimName": "data-web-0"}},
@@ -76,7 +75,7 @@ VOLUMES: list[JSON] = [
         {"downwardAPI": {"items": [{"path": "namespace", "fieldRef": {"fieldPath": "metadata.namespace"}}]}},
     ]}},
     {"name": "scratch", "ephemeral": {"volumeClaimTemplate": {
-        "metadata": {"labels": {"type": "scratch"}},
+        "metadata": {"creationTimestamp": None, "labels": {"type": "scratch"}},
         "spec": {"accessModes": ["ReadWriteOnce"], "storageClassName": "fast",
                  "resources": {"requests": {"storage": "1Gi"}}}}}},
     {"name": "legacy", "gcePersistentDisk": {"pdName": "disk", "fsType": "ext4"}},
@@ -112,13 +111,13 @@ RICH_POD: JSON = {
     },
     "spec": {
         "volumes": VOLUMES,
-        "initContainers": [{"name": "init", "image": "busybox", "restartPolicy": "Always"}],
+        "initContainers": [{"name": "init", "image": "busybox", "resources": {}, "restartPolicy": "Always"}],
         "containers": [CONTAINER],
-        "ephemeralContainers": [{"name": "debug", "image": "busybox", "targetContainerName": "web",
-            "stdin": True}],
+        "ephemeralContainers": [{"name": "debug", "image": "busybox", "resources": {},
+                                 "targetContainerName": "web", "stdin": True}],
         "restartPolicy": "Always", "terminationGracePeriodSeconds": 30, "activeDeadlineSeconds": 3600,
         "dnsPolicy": "None", "nodeSelector": {"kubernetes.io/os": "linux"}, "serviceAccountName": "web",
-        "automountServiceAccountToken": False, "nodeName": "worker-1", "hostNetwork": False,
+        "automountServiceAccountToken": False, "nodeName": "worker-1",
         "shareProcessNamespace": True,
         "securityContext": {"runAsUser": 1000, "runAsGroup": 3000, "fsGroup": 2000,
             "supplementalGroups": [4000],
@@ -162,13 +161,13 @@ RICH_POD: JSON = {
         "hostIP": "10.0.3.17", "hostIPs": [{"ip": "10.0.3.17"}],
         "podIP": "10.244.3.41", "podIPs": [{"ip": "10.244.3.41"}], "startTime": "2024-05-01T10:00:01Z",
         "initContainerStatuses": [{"name": "init", "ready": True, "restartCount": 0, "image": "busybox",
-                                   "imageID": "",
-                                       "state": {"running": {"startedAt": "2024-05-01T10:00:02Z"}}}],
+                                   "imageID": "", "state": {"running": {"startedAt": "2024-05-01T10:00:02Z"}},
+                                   "lastState": {}}],
         "containerStatuses": [CONTAINER_STATUS],
         "ephemeralContainerStatuses": [{"name": "debug", "ready": False, "restartCount": 0,
             "image": "busybox",
-                                        "imageID": "",
-                                            "state": {"waiting": {"reason": "ContainerCreating"}}}],
+                                        "imageID": "", "state": {"waiting": {"reason": "ContainerCreating"}},
+                                        "lastState": {}}],
         "qosClass": "Burstable", "resize": "InProgress",
         "resourceClaimStatuses": [{"name": "gpu", "resourceClaimName": "web-0-gpu-abcde"}],
     },
@@ -179,14 +178,6 @@ def pod_with(change: Callable[[JSON], Any]) -> JSON:
     pod = copy.deepcopy(RICH_POD)
     change(pod)
     return pod
-
-
-def without_nulls(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {key: without_nulls(item) for key, item in value.items() if item is not None}
-    if isinstance(value, list):
-        return [without_nulls(item) for item in value]
-    return value
 
 
 def unmarshal(value: str, field: str, go_type: str) -> str:
@@ -204,16 +195,44 @@ def container(**fields: Any) -> Callable[[JSON], Any]:
     return lambda pod: pod["spec"]["containers"][0].update(fields)
 
 
-def test_realistic_pod_round_trips_unchanged() -> None:
-    assert decode(PodSchema(), RICH_POD, "Pod") == Decoded(without_nulls(RICH_POD), [])
+def test_a_pod_as_upstream_writes_it_round_trips_unchanged() -> None:
+    assert decode(PodSchema(), RICH_POD, "Pod") == Decoded(RICH_POD, [])
 
 
-def test_empty_objects_and_lists_are_kept() -> None:
-    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "labels": {}},
-           "spec": {"containers": [{"name": "a", "image": "b", "resources": {}, "env": []}],
-               "securityContext": {}},
+def test_empty_values_are_kept_or_dropped_as_go_encodes_them() -> None:
+    # omitempty values (labels, env, conditions, stdin, hostNetwork) drop when empty; pointers
+    # (securityContext, privileged, terminationGracePeriodSeconds) stay when set, even empty or zero;
+    # value structs (resources, lastState) stay and are filled when unset
+    pod = {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "labels": {}, "annotations": {}},
+           "spec": {"containers": [{"name": "a", "image": "b", "resources": {}, "env": [], "stdin": False,
+                                    "securityContext": {"privileged": False, "capabilities": {}}}],
+                    "securityContext": {}, "hostNetwork": False, "nodeName": "", "terminationGracePeriodSeconds": 0},
            "status": {"conditions": [], "containerStatuses": [{"name": "a", "lastState": {}}]}}
-    assert decode(PodSchema, pod, "Pod") == Decoded(pod, [])
+    assert decode(PodSchema, pod, "Pod") == Decoded({
+        "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "creationTimestamp": None},
+        "spec": {"containers": [{"name": "a", "image": "b", "resources": {},
+                                 "securityContext": {"privileged": False, "capabilities": {}}}],
+                 "securityContext": {}, "terminationGracePeriodSeconds": 0},
+        "status": {"containerStatuses": [{"name": "a", "lastState": {}, "state": {}, "ready": False,
+                                          "restartCount": 0, "image": "", "imageID": ""}]}}, [])
+
+
+def test_unset_fields_that_go_always_writes_get_their_zero_values() -> None:
+    pod = {"spec": {"containers": [{"name": "a", "livenessProbe": {"httpGet": {}, "grpc": {}}}]},
+           "status": {"conditions": [{"type": "Ready"}]}}
+    obj = decode(PodSchema, pod, "Pod").obj
+    probe = obj["spec"]["containers"][0]["livenessProbe"]
+    assert probe["httpGet"] == {"port": 0}
+    assert probe["grpc"] == {"port": 0, "service": None}
+    assert obj["status"]["conditions"] == [
+        {"type": "Ready", "status": "", "lastProbeTime": None, "lastTransitionTime": None}]
+    assert obj["metadata"] == {"creationTimestamp": None}
+
+
+def test_a_partial_decode_keeps_the_fields_as_sent() -> None:
+    # an apply configuration: what is empty stays, what is unset is not filled in
+    pod = {"metadata": {"name": "a", "labels": {}}, "spec": {"containers": [{"name": "a", "env": []}]}}
+    assert decode(PodSchema, pod, "Pod", partial=True) == Decoded(pod, [])
 
 
 def test_decoded_object_shares_nothing_with_the_input() -> None:
@@ -260,7 +279,7 @@ def test_unknown_fields_are_reported_with_upstream_paths_and_pruned(
 ) -> None:
     decoded = decode(PodSchema(), pod_with(change), "Pod")
     assert decoded.unknown == [message]
-    assert decoded.obj == without_nulls(RICH_POD)
+    assert decoded.obj == RICH_POD
 
 
 def test_unknown_fields_are_listed_in_document_order() -> None:
@@ -287,7 +306,7 @@ def test_free_form_maps_and_objects_never_have_unknown_fields() -> None:
         pod["spec"]["volumes"][10]["gcePersistentDisk"]["notAField"] = True
 
     pod = pod_with(change)
-    assert decode(PodSchema(), pod, "Pod") == Decoded(without_nulls(pod), [])
+    assert decode(PodSchema(), pod, "Pod") == Decoded(pod, [])
 
 
 @pytest.mark.parametrize(
@@ -368,8 +387,9 @@ def test_a_body_without_readable_type_meta_is_unrecognized(body: Any, detail: st
     assert message.endswith(f" ({summary})")
 
 
-def test_a_null_body_decodes_as_an_empty_object() -> None:
-    assert decode(PodSchema(), None, "Pod") == Decoded({}, [])
+def test_a_null_body_decodes_as_the_zero_object() -> None:
+    assert decode(PodSchema(), None, "Pod") == Decoded(
+        {"metadata": {"creationTimestamp": None}, "spec": {"containers": None}, "status": {}}, [])
 
 
 def test_null_fields_are_absent() -> None:
@@ -378,7 +398,9 @@ def test_null_fields_are_absent() -> None:
                     "nodeName": None, "priority": None, "securityContext": None},
            "status": None}
     assert decode(PodSchema(), pod, "Pod").obj == {
-        "metadata": {"name": "a"}, "spec": {"containers": [{"name": "a", "image": "b"}]},
+        "metadata": {"name": "a", "creationTimestamp": None},
+        "spec": {"containers": [{"name": "a", "image": "b", "resources": {}}]},
+        "status": {},
     }
 
 
@@ -387,9 +409,10 @@ def test_nulls_inside_lists_and_maps_become_go_zero_values() -> None:
            "spec": {"containers": [None, {"name": "a", "resources": {"limits": {"cpu": None}}}],
                     "securityContext": {"supplementalGroups": [None, 5]}}}
     assert decode(PodSchema(), pod, "Pod").obj == {
-        "metadata": {"labels": {"a": ""}, "finalizers": ["x", ""]},
-        "spec": {"containers": [{}, {"name": "a", "resources": {"limits": {"cpu": "0"}}}],
+        "metadata": {"labels": {"a": ""}, "finalizers": ["x", ""], "creationTimestamp": None},
+        "spec": {"containers": [{"name": "", "resources": {}}, {"name": "a", "resources": {"limits": {"cpu": "0"}}}],
                  "securityContext": {"supplementalGroups": [0, 5]}},
+        "status": {},
     }
 
 

@@ -395,6 +395,12 @@ def test_legacy_init_container_annotations_are_dropped() -> None:
     assert defaulted(pod)["metadata"]["annotations"] == {"keep": "me"}
 
 
+def test_annotations_left_empty_by_the_legacy_drop_are_left_out() -> None:
+    pod = make_pod()
+    pod["metadata"]["annotations"] = {"pod.alpha.kubernetes.io/init-container-statuses": "[]"}
+    assert "annotations" not in defaulted(pod)["metadata"]
+
+
 def test_defaulting_is_idempotent() -> None:
     pod = with_container(
         resources={"limits": {"cpu": "0.5", "memory": "1024Mi"}},

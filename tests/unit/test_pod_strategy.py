@@ -39,9 +39,12 @@ def test_a_qos_class_sent_on_create_is_kept_as_upstream_keeps_it() -> None:
 
 def test_scheduling_gates_add_the_gated_condition() -> None:
     obj = pod(schedulingGates=[{"name": "wait"}])
+    obj["metadata"]["creationTimestamp"] = "2025-01-01T00:00:00Z"
     STRATEGY.prepare_for_create(obj)
+    # the transition is stamped at the create's time; Go writes the unset probe time as null
     assert obj["status"]["conditions"] == [{
-        "type": "PodScheduled", "status": "False", "reason": "SchedulingGated",
+        "type": "PodScheduled", "status": "False", "lastProbeTime": None,
+        "lastTransitionTime": "2025-01-01T00:00:00Z", "reason": "SchedulingGated",
         "message": "Scheduling is blocked due to non-empty scheduling gates"}]
 
 

@@ -61,9 +61,12 @@ def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
     """
     metadata = pod.get("metadata")
     annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
-    if isinstance(annotations, dict):
-        for key in _INIT_CONTAINER_ANNOTATIONS:
-            annotations.pop(key, None)
+    if isinstance(annotations, dict) and any(key in annotations for key in _INIT_CONTAINER_ANNOTATIONS):
+        kept = {key: value for key, value in annotations.items() if key not in _INIT_CONTAINER_ANNOTATIONS}
+        if kept:
+            pod["metadata"]["annotations"] = kept
+        else:
+            del pod["metadata"]["annotations"]  # empty, Go's encoder leaves it out
     if spec_too:
         spec = pod.get("spec")
         if spec is None:
@@ -71,7 +74,7 @@ def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
         if isinstance(spec, dict):
             _default_pod_spec(spec)
     status = pod.get("status")
-    if isinstance(status, dict):
+    if isinstance(status, dict) and status:
         _default_pod_status(status)
 
 

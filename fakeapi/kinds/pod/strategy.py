@@ -16,12 +16,8 @@ from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
 
 DEFAULT_GRACE_PERIOD = 30
-SCHEDULING_GATED = {
-    "type": "PodScheduled",
-    "status": "False",
-    "reason": "SchedulingGated",
-    "message": "Scheduling is blocked due to non-empty scheduling gates",
-}
+SCHEDULING_GATED_REASON = "SchedulingGated"
+SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling gates"
 
 
 class PodStrategy(Strategy):
@@ -33,7 +29,10 @@ class PodStrategy(Strategy):
         # evaluated before status is replaced: a client-sent qosClass survives, as upstream
         status: JSON = {"phase": "Pending", "qosClass": get_pod_qos(obj)}
         if obj.get("spec", {}).get("schedulingGates"):
-            status["conditions"] = [dict(SCHEDULING_GATED)]
+            # upstream's UpdatePodCondition stamps the transition now: the create's creationTimestamp
+            status["conditions"] = [{"type": "PodScheduled", "status": "False", "lastProbeTime": None,
+                                     "lastTransitionTime": obj["metadata"].get("creationTimestamp"),
+                                     "reason": SCHEDULING_GATED_REASON, "message": SCHEDULING_GATED_MESSAGE}]
         obj["status"] = status
 
     def validate(self, obj: JSON) -> list[FieldError]:
