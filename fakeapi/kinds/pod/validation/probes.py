@@ -16,12 +16,11 @@ _LIFECYCLE_HANDLERS = ("exec", "httpGet", "tcpSocket", "sleep")
 
 
 def validate_port_num_or_name(port: Any, path: str) -> list[FieldError]:
-    if isinstance(port, bool) or port is None:
-        return [fe.FieldError(fe.INTERNAL, path, fe.OMIT, f"unknown type: {port}")]
-    if isinstance(port, int):
-        return [fe.invalid(path, port, msg) for msg in names.is_valid_port_num(port)]
-    text = as_str(port)
-    return [fe.invalid(path, text, msg) for msg in names.is_valid_port_name(text)]
+    """An IntOrString port: a name if it is a string, else a number (unset is the Go zero value, 0)."""
+    if isinstance(port, str):
+        return [fe.invalid(path, port, msg) for msg in names.is_valid_port_name(port)]
+    number = as_int(port)
+    return [fe.invalid(path, number, msg) for msg in names.is_valid_port_num(number)]
 
 
 def _validate_http_get(action: JSON, path: str) -> list[FieldError]:
