@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from marshmallow import fields
 
 from fakeapi.machinery.schemas.base import K8sSchema, TypedSchema, doc
@@ -41,7 +39,6 @@ class SelfSubjectReviewSchema(TypedSchema):
     """Contains the user information that the kube-apiserver has about the user making this request."""
 
     openapi_name = "io.k8s.api.authentication.v1.SelfSubjectReview"
-    go_zero: ClassVar[dict[str, Any]] = {"metadata": {}, "status": {}}
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     status = fields.Nested(

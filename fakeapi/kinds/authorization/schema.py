@@ -3,16 +3,12 @@ SelfSubjectRulesReview (request bodies and answers; none is stored)."""
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
-
 from marshmallow import fields
 
 from fakeapi.machinery.schemas.base import K8sSchema, TypedSchema, doc
 from fakeapi.machinery.schemas.meta import LabelSelectorRequirementSchema, ObjectMetaSchema
 
 _PACKAGE = "io.k8s.api.authorization.v1."
-# what managedFields compare a review against: the Go zero value (spec and status are value structs)
-_ZERO: dict[str, Any] = {"metadata": {}, "spec": {}, "status": {}}
 
 
 def _strings(description: str) -> fields.List[str]:
@@ -156,7 +152,6 @@ class SelfSubjectAccessReviewSchema(TypedSchema):
     namespaces"."""
 
     openapi_name = _PACKAGE + "SelfSubjectAccessReview"
-    go_zero: ClassVar[dict[str, Any]] = _ZERO
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     spec = fields.Nested(
@@ -179,7 +174,6 @@ class SubjectAccessReviewSchema(TypedSchema):
     """Checks whether or not a user or group can perform an action."""
 
     openapi_name = _PACKAGE + "SubjectAccessReview"
-    go_zero: ClassVar[dict[str, Any]] = _ZERO
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     spec = fields.Nested(
@@ -263,7 +257,6 @@ class SelfSubjectRulesReviewSchema(TypedSchema):
     """Enumerates the set of actions the current user can perform within a namespace."""
 
     openapi_name = _PACKAGE + "SelfSubjectRulesReview"
-    go_zero: ClassVar[dict[str, Any]] = _ZERO
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard list metadata.", pointer=False))
     spec = fields.Nested(

@@ -46,7 +46,6 @@ class LeaseSchema(TypedSchema):
     """A lease: who holds it, for how long, since when (leader election, node heartbeats)."""
 
     openapi_name = "io.k8s.api.coordination.v1.Lease"
-    go_zero = {"metadata": {}, "spec": {}}
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     spec = fields.Nested(LeaseSpecSchema, metadata=doc("The lease's holder and timing.", pointer=False))

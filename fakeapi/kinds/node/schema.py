@@ -247,16 +247,6 @@ class NodeSchema(TypedSchema):
     """A worker machine of the cluster, as its kubelet registered it."""
 
     openapi_name = "io.k8s.api.core.v1.Node"
-    go_zero = {
-        "metadata": {},
-        "spec": {},
-        "status": {
-            "daemonEndpoints": {"kubeletEndpoint": {"Port": 0}},
-            "nodeInfo": dict.fromkeys(
-                ("machineID", "systemUUID", "bootID", "kernelVersion", "osImage", "containerRuntimeVersion",
-                 "kubeletVersion", "kubeProxyVersion", "operatingSystem", "architecture"), ""),
-        },
-    }
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     spec = fields.Nested(

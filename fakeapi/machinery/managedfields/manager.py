@@ -34,6 +34,7 @@ from fakeapi.machinery.managedfields.fieldsets import (
     created_fields,
     reset_fields,
 )
+from fakeapi.machinery.schemas.gofields import zero_struct
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 
@@ -160,8 +161,10 @@ class FieldManager:
 
     def __init__(self, schema: Schema, clock: Clock, subresource: str = "", api_version: str = "v1") -> None:
         self.tree = patch_tree(schema)
-        # what a create is compared against: the kind's Go zero value (TypedSchema.go_zero)
-        self.zero: JSON = getattr(schema, "go_zero", {"metadata": {}})
+        # what a create is compared against: the kind's Go zero value, as encoding/json writes it, less
+        # the system metadata no manager owns (a zero ObjectMeta's creationTimestamp: null)
+        self.zero: JSON = zero_struct(type(schema))
+        self.zero["metadata"] = {k: v for k, v in self.zero.get("metadata", {}).items() if k not in STRIPPED_META}
         self.api_version = api_version
         self.clock = clock
         self.subresource = subresource

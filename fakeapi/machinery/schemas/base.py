@@ -110,10 +110,6 @@ class K8sSchema(Schema):
 class TypedSchema(K8sSchema):
     """A top-level object: TypeMeta's `kind` and `apiVersion` come first."""
 
-    # the kind's Go zero value as JSON, what managedFields compare a created object against: value structs
-    # (a spec, a status) are there even when empty, pointers and omitempty fields are not
-    go_zero: ClassVar[dict[str, Any]] = {"metadata": {}}
-
     kind = fields.String(
         metadata=doc(
             "Kind is a string value representing the REST resource this object represents. Servers may "

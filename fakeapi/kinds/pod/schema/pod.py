@@ -393,7 +393,6 @@ class PodSchema(TypedSchema):
     """A collection of containers that can run on a host."""
 
     openapi_name = "io.k8s.api.core.v1.Pod"
-    go_zero = {"metadata": {}, "spec": {"containers": None}, "status": {}}
 
     metadata = fields.Nested(ObjectMetaSchema, metadata=doc("Standard object's metadata.", pointer=False))
     spec = fields.Nested(
