@@ -1,4 +1,5 @@
-"""The three PATCH content types of the Kubernetes API as pure functions: (object, patch) -> new object."""
+"""The three PATCH content types of the Kubernetes API as pure functions: (object, patch) -> new object;
+and the strategic merge patch between two versions of an object, as clients compute it."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ from fakeapi.machinery.jsonvalues import copy_json
 from fakeapi.machinery.patch.json_patch import MAX_COPY_BYTES, MAX_OPERATIONS, UnprocessablePatch, apply_json_patch
 from fakeapi.machinery.patch.merge import UndecodablePatchResult, apply_merge_patch
 from fakeapi.machinery.patch.strategic import PatchTree, StrategicPatchError, apply_strategic_merge_patch
+from fakeapi.machinery.patch.twoway import create_two_way_merge_patch
 
 # the Content-Type of each kind of patch
 JSON_PATCH = "application/json-patch+json"
@@ -30,4 +32,5 @@ __all__ = [
     "apply_merge_patch",
     "apply_strategic_merge_patch",
     "copy_json",
+    "create_two_way_merge_patch",
 ]
