@@ -15,11 +15,13 @@ from fakeapi.http.faults import Faults
 from fakeapi.http.guard import GuardedRouter
 from fakeapi.http.health import setup_health_routes
 from fakeapi.http.keys import (
+    StateFollower,
     api_key,
     config_key,
     faults_key,
     request_log_key,
     served_key,
+    state_followers_key,
     watch_hub_key,
     watch_writer_key,
 )
@@ -31,6 +33,7 @@ from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPat
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
+from fakeapi.simulation import Simulation, simulation_key
 from fakeapi.storage.watch import WatchHub
 
 # Resources that are only ever created and never stored: their answer is computed from the request.
@@ -55,6 +58,12 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
     app.on_shutdown.append(_end_watches)
+    simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation)
+    app[simulation_key] = simulation
+    followers: list[StateFollower] = [simulation]  # reset and restore tell it the objects were replaced
+    app[state_followers_key] = followers
+    app.on_startup.append(simulation.on_startup)
+    app.on_cleanup.append(simulation.on_cleanup)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
     setup_control_routes(app, routes)

@@ -58,6 +58,17 @@ def parser() -> argparse.ArgumentParser:
                        metavar="A,B", help="admission plugins to turn off, by kube-apiserver's names (fakeapi "
                                            "runs NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, "
                                            "Priority and DefaultTolerationSeconds)")
+    serve.add_argument("--simulate", choices=("cluster", "scheduler", "none"), default="cluster",
+                       help="run a simulated cluster around the API: a scheduler, kubelets and the node "
+                            "controllers (cluster, the default); only bind pods, never start them "
+                            "(scheduler); or nothing, pods stay Pending (none)")
+    serve.add_argument("--nodes", type=count, default=1, metavar="N",
+                       help="simulated nodes registered at start, node-1 to node-N (default 1; 0 for none)")
+    serve.add_argument("--node-capacity", type=node_capacity, default={}, metavar="R=Q,...",
+                       help="each simulated node's capacity, e.g. cpu=8,memory=32Gi,pods=110 (those are the "
+                            "defaults, with ephemeral-storage=100Gi); allocatable is the same")
+    serve.add_argument("--node-labels", type=node_labels, default={}, metavar="K=V,...",
+                       help="labels of the nodes registered at start, besides the kubelet's own")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
@@ -107,6 +118,43 @@ def admission_plugins(text: str) -> frozenset[str]:
     return names
 
 
+def _pairs(text: str, what: str) -> dict[str, str]:
+    pairs: dict[str, str] = {}
+    for item in (item.strip() for item in text.split(",")):
+        if not item:
+            continue
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise argparse.ArgumentTypeError(f"{item!r} is not {what}=VALUE")
+        pairs[key.strip()] = value.strip()
+    return pairs
+
+
+def node_capacity(text: str) -> dict[str, str]:
+    from fakeapi.machinery.quantity import parse
+
+    capacity = _pairs(text, "RESOURCE")
+    for name, quantity in capacity.items():
+        try:
+            if parse(quantity).nanos < 0:
+                raise ValueError
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name}={quantity}: {quantity!r} is not a quantity "
+                                             f"(e.g. 8, 500m, 32Gi)") from None
+    return capacity
+
+
+def node_labels(text: str) -> dict[str, str]:
+    from fakeapi.machinery.validation.names import is_qualified_name, is_valid_label_value
+
+    labels = _pairs(text, "KEY")
+    for key, value in labels.items():
+        problems = is_qualified_name(key) + is_valid_label_value(value)
+        if problems:
+            raise argparse.ArgumentTypeError(f"{key}={value}: {problems[0]}")
+    return labels
+
+
 def _parse(kind: type[Number], text: str, what: str) -> Number:
     try:
         return kind(text)
@@ -115,13 +163,17 @@ def _parse(kind: type[Number], text: str, what: str) -> Number:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from fakeapi.config import ServerConfig
+    from fakeapi.config import DEFAULT_NODE_CAPACITY, ServerConfig, SimulationConfig
     from fakeapi.serve import StartupError, serve
 
+    simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
+                                  node_capacity={**DEFAULT_NODE_CAPACITY, **args.node_capacity},
+                                  node_labels=args.node_labels)
     config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                           request_log=args.request_log, request_log_bytes=args.request_log_bytes,
                           bookmark_interval=args.bookmark_interval,
-                          seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins)
+                          seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins,
+                          simulation=simulation)
     _use_uvloop()
     try:
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))

@@ -2,11 +2,38 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 
 from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
 from fakeapi.machinery.limits import MAX_BODY_BYTES
 from fakeapi.storage.store import DEFAULT_HISTORY
+
+# what a simulated node has, unless told otherwise (upstream's kubelet reports hugepages sizes at 0)
+DEFAULT_NODE_CAPACITY: Mapping[str, str] = MappingProxyType({
+    "cpu": "8", "ephemeral-storage": "100Gi", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": "32Gi",
+    "pods": "110"})
+SIMULATION_MODES = ("cluster", "scheduler", "none")
+
+
+@dataclass(frozen=True)
+class SimulationConfig:
+    """The simulated cluster: `cluster` runs a scheduler, kubelets and the node controllers; `scheduler`
+    the same without starting pods (they are bound and stay Pending); `none` nothing."""
+
+    mode: str = "none"
+    nodes: int = 1  # nodes registered at start, named node-1, node-2...
+    node_capacity: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_NODE_CAPACITY))  # (= allocatable)
+    node_labels: Mapping[str, str] = field(default_factory=dict)  # labels of the nodes registered at start
+
+    @property
+    def enabled(self) -> bool:
+        return self.mode != "none"
+
+    @property
+    def runs_pods(self) -> bool:
+        return self.mode == "cluster"
 
 
 @dataclass(frozen=True)
@@ -20,3 +47,4 @@ class ServerConfig:
     request_log_bytes: int = DEFAULT_REQUEST_LOG_BYTES  # and the bytes it may hold (bodies are cut at 64 KiB)
     # admission plugins turned off, by upstream name (kube-apiserver's --disable-admission-plugins)
     disabled_admission_plugins: frozenset[str] = field(default_factory=frozenset)
+    simulation: SimulationConfig = field(default_factory=SimulationConfig)  # off unless asked for

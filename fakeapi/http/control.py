@@ -18,7 +18,7 @@ from fakeapi.cluster import Api, seed_namespaces
 from fakeapi.http.bodies import media_type
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, watch_hub_key
+from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, state_followers_key, watch_hub_key
 from fakeapi.http.responses import json_response
 from fakeapi.machinery.clock import OUT_OF_RANGE, Clock, in_range, parse_rfc3339, shifted
 from fakeapi.machinery.errors import BadRequest, NotFound
@@ -57,8 +57,8 @@ snapshots_key = web.AppKey("fakeapi_snapshots", dict[str, Snapshot])
 def reset(app: web.Application, seed: int | None = None) -> None:
     """Back to a fresh server: only the initial namespaces (and what the controllers put in each), no logs,
     faults or recorded requests, a live clock, and uids and names drawn from `seed` (as a fresh server's
-    with that seed). The resourceVersion keeps counting up; open watches end, and their clients, watching
-    again, get 410 Expired and relist."""
+    with that seed); a simulated cluster starts again (its nodes register anew). The resourceVersion keeps
+    counting up; open watches end, and their clients, watching again, get 410 Expired and relist."""
     api = app[api_key]
     api.store.restore(StoreSnapshot({}, 0))
     app[watch_hub_key].end_all()
@@ -68,6 +68,8 @@ def reset(app: web.Application, seed: int | None = None) -> None:
     api.clock.reset()
     api.ids.reseed(seed)
     seed_namespaces(api)
+    for follower in app.get(state_followers_key, ()):
+        follower.after_reset()
 
 
 def take_snapshot(api: Api) -> Snapshot:
@@ -75,12 +77,15 @@ def take_snapshot(api: Api) -> Snapshot:
 
 
 def restore(app: web.Application, snapshot: Snapshot) -> None:
-    """Put back a snapshot's objects and logs (faults, clock and the request log are not part of it).
-    Open watches end; their clients, watching again, get 410 Expired and relist."""
+    """Put back a snapshot's objects and logs (faults, clock and the request log are not part of it); a
+    simulated cluster carries on from them. Open watches end; their clients, watching again, get 410
+    Expired and relist."""
     api = app[api_key]
     api.store.restore(snapshot.store)
     api.pod_logs.replace_all(snapshot.pod_logs)
     app[watch_hub_key].end_all()
+    for follower in app.get(state_followers_key, ()):
+        follower.after_restore()
 
 
 def resolve(api: Api, resource: str) -> Registry:

@@ -282,10 +282,12 @@ class Faults:
         self.fired.clear()
 
     def fire(self, info: RequestInfo, field_manager: str, user_agent: str, method: str, path: str,
-             now: datetime) -> list[FaultRule]:
-        """The rules that fire on this request (every matching rule counts the match)."""
+             now: datetime, *, aimed_at_agent: bool = False) -> list[FaultRule]:
+        """The rules that fire on this request (every matching rule counts the match). `aimed_at_agent`:
+        only rules that name a user agent apply (the simulated components' requests are faulted so)."""
         fired = [rule for rule in self.rules
-                 if rule.matches(info, field_manager, user_agent) and rule.decide()]
+                 if (not aimed_at_agent or rule.user_agent is not None)
+                 and rule.matches(info, field_manager, user_agent) and rule.decide()]
         for rule in fired:
             self.fired.append(FiredFault(rule.id, now, method, path, info.verb, info.resource,
                                          info.subresource, info.namespace, info.name))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from aiohttp import web
 
 from fakeapi.cluster import Api
@@ -19,3 +21,15 @@ watch_writer_key = web.AppKey("watch_writer", WatchWriter)
 faults_key = web.AppKey("faults", Faults)  # fault rules and the faults they fired
 request_log_key = web.AppKey("request_log", RequestLog)  # what clients sent, and what they got
 served_key = web.AppKey("served", list[ResourceInfo])  # every resource discovery lists, stored or not
+
+
+class StateFollower(Protocol):
+    """Something that keeps state derived from the stored objects (the simulated cluster): told when a
+    reset or a snapshot restore replaced them all at once, which no change event announces."""
+
+    def after_reset(self) -> None: ...
+
+    def after_restore(self) -> None: ...
+
+
+state_followers_key = web.AppKey("state_followers", list[StateFollower])

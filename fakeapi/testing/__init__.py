@@ -6,7 +6,7 @@ from fakeapi.http.control import Snapshot
 from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.machinery.errors import Conflict, NotFound, StatusError
-from fakeapi.testing.server import FakeAPIServer, ServerClock
+from fakeapi.testing.server import FakeAPIServer, ServerClock, SimulatedNode
 
 __all__ = [
     "Conflict",
@@ -16,6 +16,7 @@ __all__ = [
     "NotFound",
     "RecordedRequest",
     "ServerClock",
+    "SimulatedNode",
     "Snapshot",
     "StatusError",
 ]

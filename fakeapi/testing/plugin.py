@@ -2,7 +2,8 @@
 
 Each test gets a fresh, empty server by default. To share one server per module or per run, reset
 between tests, choose a scope with `--fakeapi-scope=module|session` or the ini option
-`fakeapi_scope = module`. Mark a test `@pytest.mark.fakeapi(seed=N)` for deterministic uids and names.
+`fakeapi_scope = module`. Mark a test `@pytest.mark.fakeapi(seed=N)` for deterministic uids and names,
+`@pytest.mark.fakeapi(nodes=N)` for a simulated cluster of N nodes that runs the test's pods.
 
 `fakeapi` is thread-backed (for blocking clients like `kubernetes`); `async_fakeapi` serves on the
 test's event loop and needs pytest-asyncio (with a shared scope it is the shared thread-backed server).
@@ -19,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
+    from fakeapi.config import ServerConfig
     from fakeapi.testing.server import FakeAPIServer
 
 SCOPES = ("function", "module", "session")
@@ -34,7 +36,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    config.addinivalue_line("markers", "fakeapi(seed=None): options of the test's fakeapi server")
+    config.addinivalue_line("markers", "fakeapi(seed=None, nodes=None, simulate=None, node_capacity=None, "
+                                       "node_labels=None): options of the test's fakeapi server")
 
 
 @pytest.hookimpl(wrapper=True, trylast=True)
@@ -57,29 +60,37 @@ def fakeapi_scope(fixture_name: str, config: pytest.Config) -> str:
     return str(scope)
 
 
-def _seed(request: pytest.FixtureRequest) -> int | None:
+def _config(request: pytest.FixtureRequest) -> ServerConfig:
+    """The server the test's `fakeapi` marker asks for: a seed, a simulated cluster."""
+    from fakeapi.config import ServerConfig
+    from fakeapi.testing.server import simulation_config
+
     marker = request.node.get_closest_marker("fakeapi")
-    seed: int | None = marker.kwargs.get("seed") if marker is not None else None
-    return seed
+    options = marker.kwargs if marker is not None else {}
+    config = ServerConfig(seed=options.get("seed"))
+    if options.get("nodes") is not None or options.get("simulate") is not None:
+        from dataclasses import replace
+
+        simulation = simulation_config(options.get("nodes"), options.get("simulate"), options.get("node_capacity"),
+                                       options.get("node_labels"))
+        config = replace(config, simulation=simulation)
+    return config
 
 
 @pytest.fixture(scope=fakeapi_scope)  # type: ignore[arg-type]  # pytest accepts a callable scope
 def fakeapi_shared_server(request: pytest.FixtureRequest) -> Iterator[FakeAPIServer]:
     """The thread-backed server behind `fakeapi`, living as long as `--fakeapi-scope` says."""
-    from fakeapi.config import ServerConfig
     from fakeapi.testing.server import FakeAPIServer
 
-    with FakeAPIServer(config=ServerConfig(seed=_seed(request))) as server:
+    with FakeAPIServer(config=_config(request)) as server:
         yield server
 
 
 def _fresh_for_test(server: FakeAPIServer, request: pytest.FixtureRequest) -> None:
-    """A shared server starts each test as a fresh one would (a test's seed marker applies too)."""
+    """A shared server starts each test as a fresh one would (a test's marker applies too)."""
     if fakeapi_scope("fakeapi", request.config) == "function":
         return
-    from dataclasses import replace
-
-    server.config = replace(server.config, seed=_seed(request))
+    server.config = _config(request)
     server.reset()
 
 
@@ -105,7 +116,6 @@ def _async_fakeapi_fixture() -> Any:
     async def async_fakeapi(request: pytest.FixtureRequest) -> AsyncIterator[FakeAPIServer]:
         """A running, empty fakeapi server on the test's event loop (for asyncio clients); with a shared
         `--fakeapi-scope` it is the shared thread-backed server, reset for this test."""
-        from fakeapi.config import ServerConfig
         from fakeapi.testing.server import FakeAPIServer
 
         if fakeapi_scope("async_fakeapi", request.config) != "function":
@@ -113,7 +123,7 @@ def _async_fakeapi_fixture() -> Any:
             _fresh_for_test(server, request)
             yield server
             return
-        async with FakeAPIServer(config=ServerConfig(seed=_seed(request))) as server:
+        async with FakeAPIServer(config=_config(request)) as server:
             yield server
 
     return async_fakeapi

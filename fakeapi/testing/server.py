@@ -7,7 +7,7 @@ import concurrent.futures
 import shutil
 import tempfile
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import replace
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -18,7 +18,7 @@ from aiohttp import web
 
 from fakeapi import seeding
 from fakeapi.app import create_app
-from fakeapi.config import ServerConfig
+from fakeapi.config import DEFAULT_NODE_CAPACITY, ServerConfig, SimulationConfig
 from fakeapi.http import control
 from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
@@ -26,6 +26,7 @@ from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.kubeconfig import write_kubeconfig
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.types import JSON
+from fakeapi.simulation import simulation_key
 
 T = TypeVar("T")
 Objects = list[JSON]
@@ -43,16 +44,23 @@ class FakeAPIServer:
     `with FakeAPIServer() as server:` serves from a background thread with its own loop (for blocking
     clients such as the official `kubernetes` client). Every state method is safe to call from the
     caller's thread in both modes: in thread mode it runs on the server's loop and waits.
+
+    `nodes=N` runs a simulated cluster of N nodes (a scheduler, kubelets and the node controllers);
+    `simulate="scheduler"` binds pods without starting them. Without either, nothing runs pods.
     """
 
     def __init__(self, *, seed: int | None = None, config: ServerConfig | None = None,
                  clock: Clock | None = None, host: str = "127.0.0.1", port: int = 0,
-                 disable_admission_plugins: Iterable[str] = ()) -> None:
+                 disable_admission_plugins: Iterable[str] = (), nodes: int | None = None,
+                 simulate: str | None = None, node_capacity: Mapping[str, str] | None = None,
+                 node_labels: Mapping[str, str] | None = None) -> None:
         config = config or ServerConfig()
         if seed is not None:
             config = replace(config, seed=seed)
         if disable_admission_plugins:
             config = replace(config, disabled_admission_plugins=frozenset(disable_admission_plugins))
+        if nodes is not None or simulate is not None:
+            config = replace(config, simulation=simulation_config(nodes, simulate, node_capacity, node_labels))
         self.config = config
         self.app = create_app(self.config, clock)
         self.api = self.app[api_key]
@@ -241,8 +249,13 @@ class FakeAPIServer:
         return dumped
 
     def reset(self) -> None:
-        """Back to a fresh, empty server (see `fakeapi.http.control.reset`); snapshots are kept."""
-        self._call(lambda: control.reset(self.app, self.config.seed))
+        """Back to a fresh, empty server (see `fakeapi.http.control.reset`); snapshots are kept. A simulated
+        cluster starts again as `config.simulation` says."""
+        def operation() -> None:
+            self.app[simulation_key].configure(self.config.simulation)
+            control.reset(self.app, self.config.seed)
+
+        self._call(operation)
 
     def snapshot(self) -> control.Snapshot:
         return self._call(lambda: control.take_snapshot(self.api))
@@ -294,6 +307,10 @@ class FakeAPIServer:
     def fired_faults(self) -> Fired:
         return self._call(lambda: list(self.app[faults_key].fired))
 
+    def node(self, name: str) -> SimulatedNode:
+        """A simulated node, to make it fail and recover."""
+        return SimulatedNode(self, name)
+
     def set_log(self, namespace: str, pod: str, container: str, text: str) -> None:
         """Set the text `GET .../pods/{pod}/log?container=...` answers."""
         self._call(lambda: self.api.pod_logs.set(namespace, pod, container, text, self.api.clock.now()))
@@ -301,6 +318,35 @@ class FakeAPIServer:
     def append_log(self, namespace: str, pod: str, container: str, text: str) -> None:
         """Add text to a container's log; `follow=true` readers receive it."""
         self._call(lambda: self.api.pod_logs.append(namespace, pod, container, text, self.api.clock.now()))
+
+
+def simulation_config(nodes: int | None, simulate: str | None, node_capacity: Mapping[str, str] | None = None,
+                      node_labels: Mapping[str, str] | None = None) -> SimulationConfig:
+    """The simulated cluster `FakeAPIServer(nodes=..., simulate=...)` asks for."""
+    mode = simulate or "cluster"
+    if mode not in ("cluster", "scheduler", "none"):
+        raise ValueError(f"simulate must be 'cluster', 'scheduler' or 'none', not {mode!r}")
+    return SimulationConfig(mode=mode, nodes=1 if nodes is None else nodes,
+                            node_capacity={**DEFAULT_NODE_CAPACITY, **(node_capacity or {})},
+                            node_labels=dict(node_labels or {}))
+
+
+class SimulatedNode:
+    """A node of the simulated cluster, seen from a test."""
+
+    def __init__(self, server: FakeAPIServer, name: str) -> None:
+        self._server = server
+        self.name = name
+
+    def fail(self) -> None:
+        """Its kubelet stops: no lease renewals, no status. After the node controller's grace period (50 s
+        on the server clock) the node is Unknown, its pods not ready; after their `unreachable`
+        toleration (300 s by default) they are evicted."""
+        self._server._call(lambda: self._server.app[simulation_key].fail_node(self.name))
+
+    def recover(self) -> None:
+        """Its kubelet starts again: the node is Ready, its taints go, its pods are ready again."""
+        self._server._call(lambda: self._server.app[simulation_key].recover_node(self.name))
 
 
 class ServerClock:

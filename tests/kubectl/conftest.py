@@ -96,11 +96,11 @@ def kubectl_binary() -> str:
     return binary
 
 
-def start_server(directory: Path) -> Server:
+def start_server(directory: Path, *flags: str) -> Server:
     kubeconfig = directory / "kubeconfig"
     process = subprocess.Popen(
         [sys.executable, "-m", "fakeapi", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--kubeconfig", str(kubeconfig)],
+         "--kubeconfig", str(kubeconfig), *flags],
         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
     )
     assert process.stdout is not None
@@ -143,7 +143,17 @@ def stop_server(server: Server) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server whose pods only change when kubectl changes them: no simulated cluster."""
     kubectl_binary()  # fail before starting anything
+    started = start_server(tmp_path_factory.mktemp("fakeapi"), "--simulate", "none")
+    yield started
+    stop_server(started)
+
+
+@pytest.fixture(scope="module")
+def cluster_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A server as `fakeapi serve` starts by default: a simulated cluster of one node."""
+    kubectl_binary()
     started = start_server(tmp_path_factory.mktemp("fakeapi"))
     yield started
     stop_server(started)

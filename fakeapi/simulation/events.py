@@ -1,0 +1,167 @@
+"""Events as the simulated components record them, written to core/v1 `events` through the client.
+
+`EventRecorder` is client-go's tools/record recorder (kubelet, node and taint-eviction controllers):
+`source`, `reportingComponent`/`reportingInstance`, `count`, `firstTimestamp` and `lastTimestamp`; an
+event identical to one already recorded (same object, field path, type, reason and message) is not
+written again: its `count` and `lastTimestamp` are patched. Upstream's further aggregation (more than ten
+similar events with different messages in ten minutes become one "(combined from similar events)") is
+not reproduced.
+
+`SeriesRecorder` is the events.k8s.io recorder kube-scheduler uses, as its events read through core/v1:
+`eventTime`, `action`, `reportingComponent`/`reportingInstance`, empty `source` and no timestamps; a
+repeat is patched into `series` (`count`, `lastObservedTime`).
+
+Names are `<object name>.<hex nanoseconds>` as upstream's; the nanoseconds count up from the server
+clock, so two events at one (frozen) instant still get distinct names.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from fakeapi.machinery.clock import Clock, rfc3339, rfc3339_micro
+from fakeapi.machinery.errors import NotFound
+from fakeapi.machinery.types import JSON
+from fakeapi.simulation.client import Client
+
+CACHE_SIZE = 4096  # events remembered for deduplication, per recorder (upstream's LRU size)
+NOTE_LIMIT = 1024  # an events.k8s.io note is cut to this many bytes
+
+
+class EventNames:
+    """Unique event names: one source per simulation, shared by every recorder."""
+
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        self._last = 0
+
+    def next(self, object_name: str) -> str:
+        nanos = max(int(self.clock.now().timestamp() * 1_000_000) * 1000, self._last + 1)
+        self._last = nanos
+        return f"{object_name}.{nanos:x}"
+
+
+def pod_reference(pod: JSON, field_path: str = "") -> JSON:
+    """An ObjectReference to a pod as client-go's GetReference makes it."""
+    meta: JSON = pod["metadata"]
+    ref: JSON = {"kind": "Pod", "namespace": meta.get("namespace", ""), "name": meta["name"],
+                 "uid": meta.get("uid", ""), "apiVersion": "v1", "resourceVersion": meta.get("resourceVersion", "")}
+    if field_path:
+        ref["fieldPath"] = field_path
+    return ref
+
+
+def node_reference(name: str) -> JSON:
+    """The kubelet's and the node controller's reference to a node: its uid is the node's name."""
+    return {"kind": "Node", "name": name, "uid": name}
+
+
+class _Cache:
+    """The recently recorded events by identity: where each was written and how many times."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[Hashable, tuple[str, str, int]] = OrderedDict()
+
+    def get(self, key: Hashable) -> tuple[str, str, int] | None:
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._entries.move_to_end(key)
+        return entry
+
+    def put(self, key: Hashable, namespace: str, name: str, count: int) -> None:
+        self._entries[key] = (namespace, name, count)
+        self._entries.move_to_end(key)
+        if len(self._entries) > CACHE_SIZE:
+            self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        self._entries.clear()
+
+
+class EventRecorder:
+    def __init__(self, client: Client, names: EventNames, component: str, host: str = "") -> None:
+        self.client = client
+        self.names = names
+        self.source: JSON = {"component": component, **({"host": host} if host else {})}
+        self.reporting_instance = host
+        self._cache = _Cache()
+
+    def normal(self, ref: JSON, reason: str, message: str) -> None:
+        self.record(ref, "Normal", reason, message)
+
+    def warning(self, ref: JSON, reason: str, message: str) -> None:
+        self.record(ref, "Warning", reason, message)
+
+    def record(self, ref: JSON, event_type: str, reason: str, message: str) -> None:
+        namespace = ref.get("namespace") or "default"
+        key = (ref.get("kind"), namespace, ref.get("name"), ref.get("uid"), ref.get("apiVersion"),
+               ref.get("fieldPath"), event_type, reason, message)
+        now = rfc3339(self.client.api.clock.now())
+        seen = self._cache.get(key)
+        if seen is not None:
+            try:
+                self.client.patch("events", seen[0], seen[1], {"count": seen[2] + 1, "lastTimestamp": now})
+                self._cache.put(key, seen[0], seen[1], seen[2] + 1)
+                return
+            except NotFound:
+                pass  # deleted meanwhile: record it anew
+        name = self.names.next(str(ref.get("name")))
+        event: JSON = {
+            "kind": "Event", "apiVersion": "v1", "metadata": {"name": name, "namespace": namespace},
+            "involvedObject": ref, "reason": reason, "message": message, "source": self.source,
+            "firstTimestamp": now, "lastTimestamp": now, "count": 1, "type": event_type, "eventTime": None,
+            "reportingComponent": self.source["component"], "reportingInstance": self.reporting_instance,
+        }
+        self.client.create("events", namespace, event)
+        self._cache.put(key, namespace, name, 1)
+
+    def forget(self) -> None:
+        self._cache.clear()
+
+
+class SeriesRecorder:
+    def __init__(self, client: Client, names: EventNames, controller: str, instance: str) -> None:
+        self.client = client
+        self.names = names
+        self.controller = controller
+        self.instance = instance
+        self._cache = _Cache()
+
+    def record(self, ref: JSON, event_type: str, reason: str, action: str, note: str,
+               related: JSON | None = None) -> None:
+        note = _cut(note)
+        namespace = ref.get("namespace") or "default"
+        key = (ref.get("kind"), namespace, ref.get("name"), ref.get("uid"), event_type, reason, action, note)
+        now = self.client.api.clock.now()
+        seen = self._cache.get(key)
+        if seen is not None:
+            count = seen[2] + 1
+            try:
+                self.client.patch("events", seen[0], seen[1],
+                                  {"series": {"count": count, "lastObservedTime": rfc3339_micro(now)}})
+                self._cache.put(key, seen[0], seen[1], count)
+                return
+            except NotFound:
+                pass
+        name = self.names.next(str(ref.get("name")))
+        event: JSON = {
+            "kind": "Event", "apiVersion": "v1", "metadata": {"name": name, "namespace": namespace},
+            "involvedObject": ref, "reason": reason, "message": note, "source": {},
+            "firstTimestamp": None, "lastTimestamp": None, "type": event_type, "eventTime": rfc3339_micro(now),
+            "action": action, "reportingComponent": self.controller, "reportingInstance": self.instance,
+        }
+        if related is not None:
+            event["related"] = related
+        self.client.create("events", namespace, event)
+        self._cache.put(key, namespace, name, 1)
+
+    def forget(self) -> None:
+        self._cache.clear()
+
+
+def _cut(note: str) -> str:
+    """Upstream's truncation of an event note to 1024 bytes, ending ` ...`."""
+    if len(note.encode()) <= NOTE_LIMIT:
+        return note
+    return note.encode()[:NOTE_LIMIT - 4].decode(errors="ignore") + " ..."

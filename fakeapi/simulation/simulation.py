@@ -1,0 +1,120 @@
+"""The simulated cluster: its components, fed with the store's changes, started with the server.
+
+The components are API clients. The view of the cluster is kept from the store's change events (as
+informers keep theirs); each component reacts by queueing steps that run after the change, and acts
+through the registries as its upstream counterpart acts through the API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from fakeapi.cluster import Api
+from fakeapi.config import SimulationConfig
+from fakeapi.http.faults import Faults
+from fakeapi.http.requestlog import RequestLog
+from fakeapi.simulation.client import KUBELET, Client, controller
+from fakeapi.simulation.events import EventNames
+from fakeapi.simulation.nodelifecycle import NodeLifecycle
+from fakeapi.simulation.nodes import NodeAgents
+from fakeapi.simulation.podcidrs import PodCIDRAllocator
+from fakeapi.simulation.view import ClusterView
+from fakeapi.simulation.work import Work
+from fakeapi.storage.store import Event
+
+
+class Simulation:
+    def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig) -> None:
+        self.api = api
+        self.config = config
+        self.work = Work(api.clock)
+        self.view = ClusterView()
+        names = EventNames(api.clock)
+        node_controller = Client(api, requests, faults, controller("node-controller"))
+        self.kubelet_client = Client(api, requests, faults, KUBELET)
+        self.nodes = NodeAgents(self.kubelet_client, names, self.work, self.view, api.ids, config.node_capacity,
+                                self._node_ready_again)
+        self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
+        self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
+        self._running = False
+
+    # ---- running
+
+    def configure(self, config: SimulationConfig) -> None:
+        """New settings, taking effect at the next start (or reset)."""
+        self.config = config
+        self.nodes.capacity = dict(config.node_capacity)
+
+    def start(self, fresh: bool = True) -> None:
+        """Start on the running loop: take in the objects there are, then register the configured nodes.
+        `fresh`: the cluster starts (kubelets start, nodes register); else it carries on after a restore."""
+        if self._running or not self.config.enabled:
+            return
+        self._running = True
+        self.work.start(asyncio.get_running_loop())
+        self.view.load(self.api.store)
+        self.api.store.subscribe(self._on_event)
+        for info in list(self.view.nodes.values()):
+            self.pod_cidrs.node_changed(None, info)
+            if info.simulated:
+                self.nodes.adopt(info.name, fresh)
+        self.lifecycle.start(record_registrations=fresh)
+        if fresh:
+            for index in range(self.config.nodes):
+                self.nodes.register(f"node-{index + 1}", self.config.node_capacity, self.config.node_labels)
+
+    def stop(self) -> None:
+        if not self._running:
+            return
+        self._running = False
+        self.api.store.unsubscribe(self._on_event)
+        self.work.stop()
+        self.nodes.stop()
+        self.lifecycle.stop()
+        self.pod_cidrs.clear()
+        self.view.clear()
+
+    # ---- the server's life (aiohttp signals and the control API's StateFollower)
+
+    async def on_startup(self, _app: object) -> None:
+        self.start()
+
+    async def on_cleanup(self, _app: object) -> None:
+        self.stop()
+
+    def after_reset(self) -> None:
+        """A reset emptied the store (and dropped every timer): start again, nodes registering anew."""
+        self.stop()
+        self.start()
+
+    def after_restore(self) -> None:
+        """A snapshot's objects are back: carry on from them."""
+        self.stop()
+        self.start(fresh=False)
+
+    # ---- failures, for tests
+
+    def fail_node(self, name: str) -> None:
+        self.nodes.fail(name)
+
+    def recover_node(self, name: str) -> None:
+        self.nodes.recover(name)
+
+    # ---- changes
+
+    def _on_event(self, event: Event) -> None:
+        """Store listener: update the view, then let each component queue what the change calls for."""
+        change = self.view.apply(event)
+        if change is None:
+            return
+        resource = event.key.resource
+        if resource == "nodes":
+            self.pod_cidrs.node_changed(change.old, change.new)
+            self.nodes.node_changed(change.old, change.new)
+            self.lifecycle.node_changed(change.old, change.new)
+        elif resource == "leases":
+            if change.new is not None and change.new != change.old:
+                self.lifecycle.lease_renewed(event.key.name)
+
+    def _node_ready_again(self, name: str) -> None:
+        """A node's kubelet is back or ready again."""

@@ -1,0 +1,117 @@
+"""Simulated nodes as a v1.32 kubelet and the node controllers keep them: registered Ready, untainted,
+with a lease renewed every 10 s on the server clock."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+from kubernetes import client as k8s
+
+from fakeapi.testing import FakeAPIServer
+from tests.simulation.conftest import START, events_of
+
+KUBELET_AGENT = "kubelet/v1.32.0 (linux/amd64) kubernetes/fakeapi"
+
+
+def conditions(node: Any) -> dict[str, tuple[str, str]]:
+    return {condition.type: (condition.status, condition.reason) for condition in node.status.conditions}
+
+
+def test_a_node_registers_ready_untainted_with_the_kubelets_status(core: Any) -> None:
+    node = core.read_node("node-1")
+    assert conditions(node) == {"MemoryPressure": ("False", "KubeletHasSufficientMemory"),
+                                "DiskPressure": ("False", "KubeletHasNoDiskPressure"),
+                                "PIDPressure": ("False", "KubeletHasSufficientPID"),
+                                "Ready": ("True", "KubeletReady")}
+    assert node.status.conditions[-1].message == "kubelet is posting ready status"
+    assert node.spec.taints is None  # the admission's not-ready taint went once the node was Ready
+    assert node.spec.pod_cidr == "10.244.0.0/24"
+    assert node.metadata.labels == {"beta.kubernetes.io/arch": "amd64", "beta.kubernetes.io/os": "linux",
+                                    "kubernetes.io/arch": "amd64", "kubernetes.io/hostname": "node-1",
+                                    "kubernetes.io/os": "linux"}
+    assert [(a.type, a.address) for a in node.status.addresses] == [("InternalIP", "172.18.0.2"),
+                                                                    ("Hostname", "node-1")]
+    assert node.status.daemon_endpoints.kubelet_endpoint.port == 10250
+    assert (node.status.node_info.kubelet_version, node.status.node_info.container_runtime_version) == (
+        "v1.32.0", "containerd://1.7.24")
+    assert node.status.allocatable == node.status.capacity == {
+        "cpu": "8", "ephemeral-storage": "100Gi", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": "32Gi",
+        "pods": "110"}
+    assert [reason for _type, reason, _message in events_of(core, "node-1")] == [
+        "Starting", "NodeHasSufficientMemory", "NodeHasNoDiskPressure", "NodeHasSufficientPID",
+        "NodeAllocatableEnforced", "RegisteredNode"]
+
+
+def test_the_lease_is_renewed_every_ten_seconds_on_the_server_clock(cluster: FakeAPIServer) -> None:
+    leases = k8s.CoordinationV1Api(cluster.kubernetes_client())
+    first = leases.read_namespaced_lease("node-1", "kube-node-lease")
+    assert (first.spec.holder_identity, first.spec.lease_duration_seconds) == ("node-1", 40)
+    assert first.metadata.owner_references[0].kind == "Node"
+    cluster.clock.advance(9)
+    assert leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time == first.spec.renew_time
+    cluster.clock.advance(30)
+    renewed = leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time
+    assert renewed == first.spec.renew_time + timedelta(seconds=30)
+    renewals = [entry for entry in cluster.requests if entry.method == "PUT" and entry.resource == "leases"]
+    assert {entry.user_agent for entry in renewals} == {KUBELET_AGENT} and len(renewals) == 3
+
+
+def test_a_node_created_through_the_api_is_run_by_a_kubelet(cluster: FakeAPIServer, core: Any) -> None:
+    core.create_node(k8s.V1Node(metadata=k8s.V1ObjectMeta(name="big", labels={"disk": "ssd"}),
+                                status=k8s.V1NodeStatus(capacity={"cpu": "64", "memory": "256Gi", "pods": "250"})))
+    node = core.read_node("big")
+    assert conditions(node)["Ready"] == ("True", "KubeletReady")
+    assert node.status.capacity == {"cpu": "64", "memory": "256Gi", "pods": "250"}
+    assert node.metadata.labels["disk"] == "ssd" and node.metadata.labels["kubernetes.io/hostname"] == "big"
+    assert node.spec.taints is None and node.spec.pod_cidr == "10.244.1.0/24"
+
+
+def test_a_node_labelled_unsimulated_goes_unknown_after_the_grace_period(cluster: FakeAPIServer, core: Any) -> None:
+    core.create_node(k8s.V1Node(metadata=k8s.V1ObjectMeta(name="ghost", labels={"fakeapi.dev/simulated": "false"}),
+                                status=k8s.V1NodeStatus(conditions=[k8s.V1NodeCondition(
+                                    type="Ready", status="True", reason="KubeletReady",
+                                    last_heartbeat_time=START, last_transition_time=START)])))
+    cluster.clock.advance(45)
+    assert conditions(core.read_node("ghost"))["Ready"] == ("True", "KubeletReady")
+    cluster.clock.advance(15)
+    ghost = core.read_node("ghost")
+    assert conditions(ghost) == {"Ready": ("Unknown", "NodeStatusUnknown"),
+                                 "MemoryPressure": ("Unknown", "NodeStatusNeverUpdated"),
+                                 "DiskPressure": ("Unknown", "NodeStatusNeverUpdated"),
+                                 "PIDPressure": ("Unknown", "NodeStatusNeverUpdated")}
+    assert ghost.status.conditions[0].message == "Kubelet stopped posting node status."
+    assert [(taint.key, taint.effect) for taint in ghost.spec.taints] == [
+        ("node.kubernetes.io/unreachable", "NoSchedule"), ("node.kubernetes.io/unreachable", "NoExecute")]
+    assert ("Normal", "NodeNotReady", "Node ghost status is now: NodeNotReady") in events_of(core, "ghost")
+    assert conditions(core.read_node("node-1"))["Ready"] == ("True", "KubeletReady")  # its kubelet renews
+
+
+def test_a_failed_node_goes_unknown_and_recovers(cluster: FakeAPIServer, core: Any) -> None:
+    cluster.node("node-1").fail()
+    cluster.clock.advance(60)
+    assert conditions(core.read_node("node-1"))["Ready"][0] == "Unknown"
+    cluster.node("node-1").recover()
+    node = core.read_node("node-1")
+    assert conditions(node)["Ready"] == ("True", "KubeletReady") and node.spec.taints is None
+
+
+def test_reset_registers_the_nodes_again(cluster: FakeAPIServer, core: Any) -> None:
+    uid = core.read_node("node-1").metadata.uid
+    cluster.reset()
+    cluster.clock.freeze(START)
+    again = core.read_node("node-1")
+    assert conditions(again)["Ready"] == ("True", "KubeletReady") and again.spec.taints is None
+    assert again.metadata.uid == uid  # the seeded ids start over
+
+
+def test_a_fault_aimed_at_the_kubelet_fails_its_renewal_which_it_retries(cluster: FakeAPIServer) -> None:
+    leases = k8s.CoordinationV1Api(cluster.kubernetes_client())
+    before = leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time
+    rule = cluster.inject(resource="leases", verb="update", status=500, times=1, user_agent="kubelet/*")
+    cluster.clock.advance(10)
+    assert rule.fired == 1
+    assert leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time == before
+    cluster.clock.advance(1)
+    assert leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time == before + timedelta(seconds=11)
+    assert [entry.status for entry in cluster.requests if entry.verb == "update"][-2:] == [500, 200]
