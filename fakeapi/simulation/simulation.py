@@ -13,12 +13,13 @@ from fakeapi.cluster import Api
 from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
-from fakeapi.simulation.client import KUBELET, Client, controller
+from fakeapi.simulation.client import KUBELET, SCHEDULER, Client, controller
 from fakeapi.simulation.events import EventNames
 from fakeapi.simulation.nodelifecycle import NodeLifecycle
 from fakeapi.simulation.nodes import NodeAgents
 from fakeapi.simulation.podcidrs import PodCIDRAllocator
-from fakeapi.simulation.view import ClusterView
+from fakeapi.simulation.scheduler import Scheduler
+from fakeapi.simulation.view import ClusterView, PodInfo
 from fakeapi.simulation.work import Work
 from fakeapi.storage.store import Event
 
@@ -36,6 +37,7 @@ class Simulation:
                                 self._node_ready_again)
         self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
         self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
+        self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
         self._running = False
 
     # ---- running
@@ -59,6 +61,8 @@ class Simulation:
             if info.simulated:
                 self.nodes.adopt(info.name, fresh)
         self.lifecycle.start(record_registrations=fresh)
+        for pod in list(self.view.pods.values()):
+            self._pod_changed(None, pod)
         if fresh:
             for index in range(self.config.nodes):
                 self.nodes.register(f"node-{index + 1}", self.config.node_capacity, self.config.node_labels)
@@ -71,6 +75,7 @@ class Simulation:
         self.work.stop()
         self.nodes.stop()
         self.lifecycle.stop()
+        self.scheduler.stop()
         self.pod_cidrs.clear()
         self.view.clear()
 
@@ -112,9 +117,15 @@ class Simulation:
             self.pod_cidrs.node_changed(change.old, change.new)
             self.nodes.node_changed(change.old, change.new)
             self.lifecycle.node_changed(change.old, change.new)
+            self.scheduler.node_changed(change.old, change.new)
+        elif resource == "pods":
+            self._pod_changed(change.old, change.new)
         elif resource == "leases":
             if change.new is not None and change.new != change.old:
                 self.lifecycle.lease_renewed(event.key.name)
 
+    def _pod_changed(self, old: PodInfo | None, new: PodInfo | None) -> None:
+        self.scheduler.pod_changed(old, new)
+
     def _node_ready_again(self, name: str) -> None:
-        """A node's kubelet is back or ready again."""
+        """A node's kubelet is back, or ready again: its pods carry on."""
