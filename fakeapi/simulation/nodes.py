@@ -60,6 +60,7 @@ class NodeKubelet:
     reported_ready: str = ""  # the Ready status this kubelet last wrote
     lease: JSON | None = None  # the Lease as last written (the kubelet PUTs it back renewed)
     timers: dict[str, Timer] = field(default_factory=dict)  # the next lease renewal and status report
+    images: set[str] = field(default_factory=set)  # the images pulled on the node (normalised names)
 
 
 def default_labels(name: str) -> dict[str, str]:

@@ -15,10 +15,12 @@ from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.simulation.client import KUBELET, SCHEDULER, Client, controller
 from fakeapi.simulation.events import EventNames
+from fakeapi.simulation.kubelet import Kubelet
 from fakeapi.simulation.nodelifecycle import NodeLifecycle
 from fakeapi.simulation.nodes import NodeAgents
 from fakeapi.simulation.podcidrs import PodCIDRAllocator
 from fakeapi.simulation.scheduler import Scheduler
+from fakeapi.simulation.tainteviction import TaintEviction
 from fakeapi.simulation.view import ClusterView, PodInfo
 from fakeapi.simulation.work import Work
 from fakeapi.storage.store import Event
@@ -38,6 +40,9 @@ class Simulation:
         self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
         self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
         self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
+        self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
+                                      self.work, self.view)
+        self.kubelet = Kubelet(self.kubelet_client, self.work, self.view, self.nodes)
         self._running = False
 
     # ---- running
@@ -76,6 +81,8 @@ class Simulation:
         self.nodes.stop()
         self.lifecycle.stop()
         self.scheduler.stop()
+        self.eviction.stop()
+        self.kubelet.stop()
         self.pod_cidrs.clear()
         self.view.clear()
 
@@ -118,6 +125,7 @@ class Simulation:
             self.nodes.node_changed(change.old, change.new)
             self.lifecycle.node_changed(change.old, change.new)
             self.scheduler.node_changed(change.old, change.new)
+            self.eviction.node_changed(change.old, change.new)
         elif resource == "pods":
             self._pod_changed(change.old, change.new)
         elif resource == "leases":
@@ -126,6 +134,11 @@ class Simulation:
 
     def _pod_changed(self, old: PodInfo | None, new: PodInfo | None) -> None:
         self.scheduler.pod_changed(old, new)
+        self.eviction.pod_changed(old, new)
+        if self.config.runs_pods:
+            self.kubelet.pod_changed(old, new)
 
     def _node_ready_again(self, name: str) -> None:
         """A node's kubelet is back, or ready again: its pods carry on."""
+        if self.config.runs_pods:
+            self.kubelet.node_ready_again(name)

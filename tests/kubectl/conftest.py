@@ -164,3 +164,11 @@ def kubectl(server: Server, tmp_path: Path) -> Iterator[Kubectl]:
     runner = Kubectl(kubectl_binary(), server, tmp_path / "cache", tmp_path)
     yield runner
     runner.stop_background()
+
+
+@pytest.fixture
+def cluster_kubectl(cluster_server: Server, tmp_path: Path) -> Iterator[Kubectl]:
+    """kubectl against the simulated cluster's server."""
+    runner = Kubectl(kubectl_binary(), cluster_server, tmp_path / "cache", tmp_path)
+    yield runner
+    runner.stop_background()

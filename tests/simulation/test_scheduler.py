@@ -139,6 +139,26 @@ def test_the_least_allocated_node_is_chosen(core: Any) -> None:
     assert sorted(nodes) == ["node-a", "node-a", "node-b", "node-b"]
 
 
+def test_a_higher_priority_pod_preempts_a_lower_one() -> None:
+    with FakeAPIServer(seed=3, nodes=1, node_capacity={"cpu": "2"}, clock=frozen_clock()) as server:
+        core = k8s.CoreV1Api(server.kubernetes_client())
+        add_pod(core, "low", cpu="2")
+        server.clock.advance(5)
+        critical = builders.pod("critical", requests={"cpu": "2"}, namespace="kube-system",
+                                priorityClassName="system-cluster-critical")
+        core.create_namespaced_pod("kube-system", critical)
+        pod = core.read_namespaced_pod("critical", "kube-system")
+        assert pod.status.nominated_node_name == "node-1"
+        assert scheduled(pod)[2] == "0/1 nodes are available: 1 Insufficient cpu."
+        victim = core.read_namespaced_pod("low", "default")
+        assert victim.metadata.deletion_timestamp is not None
+        assert [(c.type, c.reason) for c in victim.status.conditions if c.type == "DisruptionTarget"] == [
+            ("DisruptionTarget", "PreemptionByScheduler")]
+        assert ("Normal", "Preempted", f"Preempted by pod {pod.metadata.uid} on node node-1") in events_of(core, "low")
+        server.clock.advance(5)  # the victim's kubelet stops it; the pod takes its place
+        assert core.read_namespaced_pod("critical", "kube-system").spec.node_name == "node-1"
+
+
 def test_fit_error_sorts_the_histogram_as_strings() -> None:
     rejections = {f"n{index}": Rejection(("Insufficient cpu",), True) for index in range(10)}
     rejections["x"] = Rejection(("node(s) were unschedulable",), False)
