@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from fakeapi import __version__
+from fakeapi.config import SIMULATION_MODES
 from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
 from fakeapi.storage.store import DEFAULT_HISTORY
 
@@ -58,7 +59,7 @@ def parser() -> argparse.ArgumentParser:
                        metavar="A,B", help="admission plugins to turn off, by kube-apiserver's names (fakeapi "
                                            "runs NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, "
                                            "Priority and DefaultTolerationSeconds)")
-    serve.add_argument("--simulate", choices=("cluster", "scheduler", "none"), default="cluster",
+    serve.add_argument("--simulate", choices=SIMULATION_MODES, default="cluster",
                        help="run a simulated cluster around the API: a scheduler, kubelets and the node "
                             "controllers (cluster, the default); only bind pods, never start them "
                             "(scheduler); or nothing, pods stay Pending (none)")

@@ -124,7 +124,7 @@ class Client:
         headers = self._headers[content_type]
         if self.requests.limit > 0:
             entry = self.requests.record(method, path, _NO_QUERY, headers, self.api.clock.now())
-            entry.body = orjson.dumps(body)
+            self.requests.set_body(entry, orjson.dumps(body))
         try:
             if self.faults.rules:
                 self._inject_faults(method, path)

@@ -18,7 +18,7 @@ from aiohttp import web
 
 from fakeapi import seeding
 from fakeapi.app import create_app
-from fakeapi.config import DEFAULT_NODE_CAPACITY, ServerConfig, SimulationConfig
+from fakeapi.config import DEFAULT_NODE_CAPACITY, SIMULATION_MODES, ServerConfig, SimulationConfig
 from fakeapi.http import control
 from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
@@ -324,7 +324,7 @@ def simulation_config(nodes: int | None, simulate: str | None, node_capacity: Ma
                       node_labels: Mapping[str, str] | None = None) -> SimulationConfig:
     """The simulated cluster `FakeAPIServer(nodes=..., simulate=...)` asks for."""
     mode = simulate or "cluster"
-    if mode not in ("cluster", "scheduler", "none"):
+    if mode not in SIMULATION_MODES:
         raise ValueError(f"simulate must be 'cluster', 'scheduler' or 'none', not {mode!r}")
     return SimulationConfig(mode=mode, nodes=1 if nodes is None else nodes,
                             node_capacity={**DEFAULT_NODE_CAPACITY, **(node_capacity or {})},
