@@ -21,7 +21,7 @@ import pytest
 import yaml
 
 import fakeapi
-from fakeapi.cli import main
+from fakeapi.cli import main, parser
 
 FAKEAPI = [sys.executable, "-m", "fakeapi"]
 SECONDS = 30  # bound on every wait for the process: a start takes about half a second
@@ -202,6 +202,14 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--bookmark-interval", "0", "0 is not a duration: give more than 0 seconds"),
     ("--disable-admission-plugins", "Priority,NoSuchPlugin",
      'disable-admission-plugins plugin "NoSuchPlugin" is unknown'),
+    ("--nodes", "-1", "-1 is negative: give 0 or more"),
+    ("--node-capacity", "cpu=lots", "cpu=lots: 'lots' is not a quantity (e.g. 8, 500m, 32Gi)"),
+    ("--node-capacity", "cpu", "'cpu' is not RESOURCE=VALUE"),
+    ("--node-labels", "disk=s s", "disk=s s: a valid label must be an empty string or consist of alphanumeric "
+                                 "characters, '-', '_' or '.', and must start and end with an alphanumeric "
+                                 "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
+                                 "is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
+    ("--simulate", "kubelet", "invalid choice: 'kubelet' (choose from 'cluster', 'scheduler', 'none')"),
 ])
 def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -209,6 +217,15 @@ def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, w
         main(["serve", f"{flag}={value}"])
     assert exited.value.code == 2
     assert capsys.readouterr().err.splitlines()[-1] == f"fakeapi serve: error: argument {flag}: {why}"
+
+
+def test_the_simulation_flags_make_its_settings() -> None:
+    args = parser().parse_args(["serve", "--nodes", "3", "--node-capacity", "cpu=2, memory=4Gi",
+                                "--node-labels", "disk=ssd", "--simulate", "scheduler"])
+    assert (args.nodes, args.node_capacity, args.node_labels, args.simulate) == (
+        3, {"cpu": "2", "memory": "4Gi"}, {"disk": "ssd"}, "scheduler")
+    defaults = parser().parse_args(["serve"])
+    assert (defaults.nodes, defaults.simulate) == (1, "cluster")
 
 
 def test_a_rejected_flag_exits_2_with_usage_and_no_traceback() -> None:

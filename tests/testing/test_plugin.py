@@ -73,6 +73,28 @@ async def test_each_case_on_the_test_loop(async_fakeapi, namespace):
 '''
 
 
+SIMULATED_TESTS = '''
+import pytest
+
+
+def nodes(server):
+    return [node["metadata"]["name"] for node in server.list("nodes")]
+
+
+def test_no_nodes_without_the_marker(fakeapi):
+    assert nodes(fakeapi) == []
+
+
+@pytest.mark.fakeapi(nodes=2)
+def test_the_marker_asks_for_simulated_nodes(fakeapi):
+    assert nodes(fakeapi) == ["node-1", "node-2"]
+
+
+def test_the_next_test_has_none_again(fakeapi):
+    assert nodes(fakeapi) == []
+'''
+
+
 OTHER_PLUGINS = ("asyncio", "aiohttp", "anyio", "hypothesispytest")
 
 
@@ -112,6 +134,13 @@ def test_a_shared_scope_reuses_one_server_per_module_and_resets_it(tmp_path: Pat
     ports = [port for port, _uid in record]
     assert len(set(ports[:4])) == len(set(ports[4:])) == 1 and ports[0] != ports[4]
     assert record[2][1] == record[3][1] != ""  # the reset re-seeds uids for each test
+
+
+def test_a_shared_server_runs_the_simulated_cluster_a_tests_marker_asks_for(tmp_path: Path) -> None:
+    (tmp_path / "test_simulated.py").write_text(SIMULATED_TESTS)
+    result = _run_pytest(tmp_path, "--fakeapi-scope=session")
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 passed" in result.stdout
 
 
 def test_async_fakeapi_tests_run_with_pytest_asyncio_in_its_default_strict_mode(tmp_path: Path) -> None:
