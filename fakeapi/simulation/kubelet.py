@@ -51,6 +51,7 @@ class Kubelet:
         self.view = view
         self.agents = agents
         self.pods: dict[PodKey, PodRuntime] = {}
+        self._on_node: dict[str, dict[PodKey, PodRuntime]] = {}  # the pods each node's kubelet runs
         self._addresses: dict[str, set[int]] = {}  # node -> pod address slots in use
         self._tree = patch_tree(client.api.registry("pods").schema)
 
@@ -62,6 +63,7 @@ class Kubelet:
         for runtime in self.pods.values():
             self._cancel(runtime)
         self.pods.clear()
+        self._on_node.clear()
         self._addresses.clear()
 
     # ---- changes
@@ -81,8 +83,8 @@ class Kubelet:
                 or runtime.gated:
             self._sync_soon(key)  # (with readiness gates, a condition another client writes may change Ready)
 
-    def node_ready_again(self, node: str) -> None:
-        """The node's kubelet is back: each of its pods carries on where it was."""
+    def run_node(self, node: str) -> None:
+        """The node's kubelet started, or is back: each of its pods starts, or carries on where it was."""
         for key in sorted(self.view.usage_of(node).pods):
             self._sync_soon(key)
 
@@ -125,7 +127,7 @@ class Kubelet:
         node_info = self.view.nodes.get(node.name)
         if node_info is None:
             return False
-        admitted = [other for other in self.pods.values() if other.node == node.name and not other.done]
+        admitted = [other for other in self._on_node.get(node.name, {}).values() if not other.done]
         used: resources.Resources = {}
         for other in admitted:
             other_info = self.view.pods.get(other.key)
@@ -158,6 +160,7 @@ class Kubelet:
                              start_time=(pod.get("status") or {}).get("startTime") or self._now(),
                              gated=bool(spec.get("readinessGates")))
         self.pods[info.key] = runtime
+        self._on_node.setdefault(node.name, {})[info.key] = runtime
         return runtime
 
     def _sandbox(self, runtime: PodRuntime, pod: JSON) -> None:
@@ -437,6 +440,7 @@ class Kubelet:
         if not runtime.done:
             self._release_ip(runtime)
         self.pods.pop(runtime.key, None)
+        self._on_node.get(runtime.node, {}).pop(runtime.key, None)
 
     def _stopped(self, runtime: PodRuntime) -> bool:
         node = self.agents.nodes.get(runtime.node)

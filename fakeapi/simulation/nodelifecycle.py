@@ -17,6 +17,7 @@ pass that comes late starts every node's grace period afresh, so jumping to a da
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from fakeapi.machinery.clock import Timer, rfc3339
@@ -76,7 +77,7 @@ class NodeLifecycle:
         """Take in the nodes there are (recording `RegisteredNode` for each, unless carrying on after a
         snapshot was restored), then monitor them every 5 s."""
         for info in self.view.nodes.values():
-            self._observe(info, record_registrations)
+            self.work.soon(("registered", info.name), partial(self._observe, info, record_registrations))
         self._arm()
 
     def stop(self) -> None:

@@ -85,14 +85,14 @@ def _condition(kind: str, status: str, reason: str, message: str, before: JSON |
 
 class NodeAgents:
     def __init__(self, client: Client, names: EventNames, work: Work, view: ClusterView, ids: IdSource,
-                 capacity: Mapping[str, str], on_ready: Callable[[str], None]) -> None:
+                 capacity: Mapping[str, str], run_pods: Callable[[str], None]) -> None:
         self.client = client
         self.capacity = dict(capacity)  # what a node created without a capacity reports
         self.names = names
         self.work = work
         self.view = view
         self.ids = ids
-        self.on_ready = on_ready  # told when a node's kubelet reports Ready again (its pods resync)
+        self.run_pods = run_pods  # told when a node's kubelet starts, or runs again: its pods sync
         self.nodes: dict[str, NodeKubelet] = {}
         self._tree = patch_tree(client.api.registry("nodes").schema)
 
@@ -132,6 +132,7 @@ class NodeAgents:
                            "Updated Node Allocatable limit across pods")
         self._renew_lease(node)
         self._every(node, "status", STATUS_REPORT_SECONDS, lambda: self.report_status(node))
+        self.run_pods(name)
 
     def adopt(self, name: str, fresh: bool = True) -> None:
         """Run a kubelet for a node that exists already: its status is filled in (capacity, labels and
@@ -158,6 +159,7 @@ class NodeAgents:
             node.events.normal(node_reference(name), "NodeAllocatableEnforced",
                                "Updated Node Allocatable limit across pods")
         self._renew_lease(node)
+        self.run_pods(name)
 
     def _start(self, name: str, internal_ip: str) -> NodeKubelet:
         node = NodeKubelet(name, internal_ip, EventRecorder(self.client, self.names, "kubelet", name))
@@ -259,7 +261,7 @@ class NodeAgents:
         was_not_ready, node.not_ready = node.not_ready is not None, None
         self.report_status(node)
         if was_not_ready:
-            self.on_ready(node.name)
+            self.run_pods(node.name)
 
     # ---- failure
 
@@ -277,7 +279,7 @@ class NodeAgents:
         node.stopped = False
         self._renew_lease(node)
         self.report_status(node)
-        self.on_ready(name)
+        self.run_pods(name)
 
     def _node(self, name: str) -> NodeKubelet:
         node = self.nodes.get(name)

@@ -21,7 +21,7 @@ from fakeapi.machinery.types import JSON
 from fakeapi.simulation import conditions, resources
 from fakeapi.simulation.client import Client
 from fakeapi.simulation.events import SeriesRecorder, pod_reference
-from fakeapi.simulation.filters import Rejection, filter_node, fit_error
+from fakeapi.simulation.filters import PodFilter, Rejection, fit_error
 from fakeapi.simulation.view import DEFAULT_SCHEDULER, ClusterView, NodeInfo, PodInfo
 
 NOT_HELPFUL = "Preemption is not helpful for scheduling"
@@ -40,9 +40,10 @@ class Preemption:
         self.events = events
         self.view = view
 
-    def preempt(self, pod: PodInfo, obj: JSON, spec: JSON, nodes: list[NodeInfo],
+    def preempt(self, fits: PodFilter, obj: JSON, nodes: list[NodeInfo],
                 rejections: dict[str, Rejection]) -> Preempted:
-        if spec.get("preemptionPolicy") == "Never":
+        pod = fits.pod
+        if fits.spec.get("preemptionPolicy") == "Never":
             return Preempted("preemption: not eligible due to preemptionPolicy=Never.", None)
         nominated = (obj.get("status") or {}).get("nominatedNodeName")
         if nominated and any(self.view.pods[key].deleting and self.view.pods[key].priority < pod.priority
@@ -54,7 +55,7 @@ class Preemption:
             rejection = rejections.get(node.name)
             if rejection is None or not rejection.resolvable:
                 continue  # counted as "not helpful"
-            victims = self._victims(pod, spec, node)
+            victims = self._victims(fits, node)
             if isinstance(victims, Rejection):
                 outcomes[node.name] = victims
             else:
@@ -68,8 +69,9 @@ class Preemption:
             self._evict(victim, obj, node.name)
         return Preempted("", node.name)
 
-    def _victims(self, pod: PodInfo, spec: JSON, node: NodeInfo) -> list[PodInfo] | Rejection:
+    def _victims(self, fits: PodFilter, node: NodeInfo) -> list[PodInfo] | Rejection:
         """SelectVictimsOnNode: the fewest lower-priority pods whose removal lets the pod fit, or why none do."""
+        pod = fits.pod
         usage = self.view.usage_of(node.name)
         lower = sorted((self.view.pods[key] for key in usage.pods if self.view.pods[key].priority < pod.priority),
                        key=lambda other: (-other.priority, other.key))
@@ -79,13 +81,13 @@ class Preemption:
         for other in lower:
             resources.add(used, other.requests, -1)
         count = len(usage.pods) - len(lower)
-        rejection = filter_node(pod, spec, node, count, used)
+        rejection = fits(node, count, used)
         if rejection is not None:
             return rejection
         victims: list[PodInfo] = []
         for other in lower:  # spare the most important ones that can stay
             resources.add(used, other.requests)
-            if filter_node(pod, spec, node, count + 1, used) is None:
+            if fits(node, count + 1, used) is None:
                 count += 1
             else:
                 resources.add(used, other.requests, -1)

@@ -29,14 +29,22 @@ from fakeapi.machinery.types import JSON
 from fakeapi.simulation import conditions, resources
 from fakeapi.simulation.client import Client
 from fakeapi.simulation.events import EventNames, SeriesRecorder, pod_reference
-from fakeapi.simulation.filters import Rejection, filter_node, fit_error
+from fakeapi.simulation.filters import PodFilter, Rejection, fit_error
 from fakeapi.simulation.preemption import Preemption
-from fakeapi.simulation.view import DEFAULT_SCHEDULER, ClusterView, NodeInfo, PodInfo, PodKey
+from fakeapi.simulation.view import DEFAULT_SCHEDULER, ClusterView, NodeInfo, PodInfo, PodKey, Usage
 from fakeapi.simulation.work import Work
 
 INITIAL_BACKOFF, MAX_BACKOFF = 1.0, 10.0  # podInitialBackoffDuration, podMaxBackoffDuration
 MIN_FEASIBLE_NODES, MIN_FEASIBLE_PERCENT, BASE_PERCENT = 100, 5, 50
 NO_NODES = "no nodes available to schedule pods"
+
+
+def least_allocated(node: NodeInfo, usage: Usage, cpu: int, memory: int) -> float:
+    """How much cpu and memory the node has left once the pod is there (upstream's LeastAllocated score)."""
+    allocatable = node.allocatable
+    total_cpu, total_memory = allocatable.get(resources.CPU, 0), allocatable.get(resources.MEMORY, 0)
+    free = max(total_cpu - usage.nonzero_cpu - cpu, 0) / total_cpu if total_cpu else 0.0
+    return free + (max(total_memory - usage.nonzero_memory - memory, 0) / total_memory if total_memory else 0.0)
 
 
 def feasible_nodes_to_find(total: int) -> int:
@@ -172,44 +180,36 @@ class Scheduler:
         if not nodes:
             self._failed(key, pod, NO_NODES)
             return
-        wanted = feasible_nodes_to_find(len(nodes))
-        feasible: list[NodeInfo] = []
+        fits = PodFilter(info, spec)
+        wanted, total = feasible_nodes_to_find(len(nodes)), len(nodes)
+        cpu, memory = resources.nonzero(info.requests)
+        usages, nothing = self.view.usage, Usage()
+        best: NodeInfo | None = None
+        best_score, found = -1.0, 0
         rejections: dict[str, Rejection] = {}
-        start, examined = self._next_start % len(nodes), 0
-        for offset in range(len(nodes)):
-            node = nodes[(start + offset) % len(nodes)]
+        start = self._next_start % total
+        examined = 0
+        while examined < total and found < wanted:
+            node = nodes[(start + examined) % total]
             examined += 1
-            usage = self.view.usage_of(node.name)
-            rejection = filter_node(info, spec, node, len(usage.pods), usage.requested)
-            if rejection is None:
-                feasible.append(node)
-                if len(feasible) >= wanted:
-                    break
-            else:
+            usage = usages.get(node.name) or nothing
+            rejection = fits(node, len(usage.pods), usage.requested)
+            if rejection is not None:
                 rejections[node.name] = rejection
-        self._next_start = (start + examined) % len(nodes)
-        if feasible:
-            self._bind(key, pod, self._best(info, feasible))
+                continue
+            found += 1
+            score = least_allocated(node, usage, cpu, memory)
+            if score > best_score:  # the first of the best, in the order examined
+                best, best_score = node, score
+        self._next_start = (start + examined) % total
+        if best is not None:
+            self._bind(key, pod, best)
             return
-        message = fit_error(len(nodes), rejections)
-        preempted = self.preemption.preempt(info, pod, spec, nodes, rejections)
+        message = fit_error(total, rejections)
+        preempted = self.preemption.preempt(fits, pod, nodes, rejections)
         if preempted.message:
             message += f" {preempted.message}."
         self._failed(key, pod, message, preempted.nominated_node)
-
-    def _best(self, pod: PodInfo, feasible: list[NodeInfo]) -> NodeInfo:
-        """The feasible node with the most cpu and memory left once the pod is there (LeastAllocated)."""
-        cpu, memory = resources.nonzero(pod.requests)
-
-        def score(node: NodeInfo) -> float:
-            usage = self.view.usage_of(node.name)
-            free = 0.0
-            for allocatable, used in ((node.allocatable.get(resources.CPU, 0), usage.nonzero_cpu + cpu),
-                                      (node.allocatable.get(resources.MEMORY, 0), usage.nonzero_memory + memory)):
-                free += max(allocatable - used, 0) / allocatable if allocatable else 0.0
-            return free
-
-        return max(feasible, key=score)  # the first of the best, in the order examined
 
     def _bind(self, key: PodKey, pod: JSON, node: NodeInfo) -> None:
         meta: JSON = pod["metadata"]

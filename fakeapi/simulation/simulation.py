@@ -25,6 +25,8 @@ from fakeapi.simulation.view import ClusterView, PodInfo
 from fakeapi.simulation.work import Work
 from fakeapi.storage.store import Event
 
+NODES_PER_STEP = 20  # nodes registered per step of the start, so that requests are answered meanwhile
+
 
 class Simulation:
     def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig) -> None:
@@ -36,7 +38,7 @@ class Simulation:
         node_controller = Client(api, requests, faults, controller("node-controller"))
         self.kubelet_client = Client(api, requests, faults, KUBELET)
         self.nodes = NodeAgents(self.kubelet_client, names, self.work, self.view, api.ids, config.node_capacity,
-                                self._node_ready_again)
+                                self._run_pods)
         self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
         self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
         self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
@@ -53,24 +55,38 @@ class Simulation:
         self.nodes.capacity = dict(config.node_capacity)
 
     def start(self, fresh: bool = True) -> None:
-        """Start on the running loop: take in the objects there are, then register the configured nodes.
-        `fresh`: the cluster starts (kubelets start, nodes register); else it carries on after a restore."""
+        """Start on the running loop: take in the objects there are; then, a few nodes per step, start the
+        kubelets of the nodes there are and register the configured nodes; then take up the pods (so they
+        meet the nodes ready). `fresh`: the cluster starts; else it carries on after a restore."""
         if self._running or not self.config.enabled:
             return
         self._running = True
         self.work.start(asyncio.get_running_loop())
         self.view.load(self.api.store)
         self.api.store.subscribe(self._on_event)
-        for info in list(self.view.nodes.values()):
+        for info in self.view.nodes.values():
             self.pod_cidrs.node_changed(None, info)
-            if info.simulated:
-                self.nodes.adopt(info.name, fresh)
         self.lifecycle.start(record_registrations=fresh)
+        existing = [info.name for info in self.view.nodes.values() if info.simulated]
+        configured = [f"node-{index + 1}" for index in range(self.config.nodes)] if fresh else []
+        self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
+
+    def _start_nodes(self, existing: list[str], configured: list[str], fresh: bool) -> None:
+        adopted = existing[:NODES_PER_STEP]
+        room = NODES_PER_STEP - len(adopted)
+        for name in adopted:
+            self.nodes.adopt(name, fresh)
+        for name in configured[:room]:
+            self.nodes.register(name, self.config.node_capacity, self.config.node_labels)
+        existing, configured = existing[len(adopted):], configured[room:]
+        if existing or configured:
+            self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
+        else:  # queued after what the nodes' registration queued: the pods find them ready
+            self.work.soon(("start",), self._take_up_pods)
+
+    def _take_up_pods(self) -> None:
         for pod in list(self.view.pods.values()):
             self._pod_changed(None, pod)
-        if fresh:
-            for index in range(self.config.nodes):
-                self.nodes.register(f"node-{index + 1}", self.config.node_capacity, self.config.node_labels)
 
     def stop(self) -> None:
         if not self._running:
@@ -138,7 +154,7 @@ class Simulation:
         if self.config.runs_pods:
             self.kubelet.pod_changed(old, new)
 
-    def _node_ready_again(self, name: str) -> None:
-        """A node's kubelet is back, or ready again: its pods carry on."""
+    def _run_pods(self, name: str) -> None:
+        """A node's kubelet started, or runs again: its pods carry on (or start)."""
         if self.config.runs_pods:
-            self.kubelet.node_ready_again(name)
+            self.kubelet.run_node(name)

@@ -56,11 +56,17 @@ class Work:
         self._wake()
 
     def later(self, seconds: float, step: Step) -> Timer:
-        """Run `step` once `seconds` have passed on the server clock (then what it queued)."""
+        """Run `step` once `seconds` have passed on the server clock. On a frozen clock it runs as the clock
+        passes its time (then what it queued), so each step sees the time it was due at; on a live clock it
+        joins the queue, so that many steps due at once still leave room for requests."""
         holder: list[Timer] = []
 
         def fire() -> None:
-            self._timers.discard(holder[0])
+            timer = holder[0]
+            self._timers.discard(timer)
+            if not self.clock.frozen:
+                self.soon(timer, step)
+                return
             self._run(step)
             self.run_pending()
 

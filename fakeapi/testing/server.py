@@ -82,6 +82,7 @@ class FakeAPIServer:
             raise RuntimeError("FakeAPIServer is already running")
         self._loop = asyncio.get_running_loop()
         await self._serve()
+        await asyncio.sleep(0)  # a simulated cluster's first steps (its nodes registering) run
 
     async def stop(self) -> None:
         for client in self._async_clients:

@@ -158,3 +158,12 @@ def test_node_affinity_mismatch_is_rejected_at_admission(cluster: FakeAPIServer,
     assert (pod.status.phase, pod.status.reason, pod.status.message) == (
         "Failed", "NodeAffinity",
         "Pod was rejected: Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector")
+
+
+def test_a_pod_bound_to_a_node_created_later_runs_once_its_kubelet_starts(cluster: FakeAPIServer, core: Any) -> None:
+    core.create_namespaced_pod("default", builders.pod("early", image="nginx:1.27", nodeName="later"))
+    assert read(core, "early").status.phase == "Pending" and read(core, "early").status.host_ip is None
+    core.create_node({"metadata": {"name": "later"}})
+    cluster.clock.advance(1)
+    pod = read(core, "early")
+    assert (pod.status.phase, pod.status.host_ip, pod.status.pod_ip) == ("Running", "172.18.0.3", "10.244.1.2")
