@@ -70,7 +70,7 @@ async def run(args: argparse.Namespace) -> None:
     url = f"http://{HOST}:{port}"
     pods_url = url + "/api/v1/namespaces/default/pods"
     started = time.monotonic()
-    server = subprocess.Popen([sys.executable, "-m", "fakeapi", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "fakeapi", "serve", "--port", str(port), "--simulate", "none"],
                               stdout=subprocess.DEVNULL, start_new_session=True)
     try:
         await wait_ready(url, started + 30)

@@ -1,7 +1,7 @@
 """CPU instructions per request, counted by valgrind's callgrind: an A/B measure that machine noise
 does not move (throughput on a shared 2-core machine drifts 20-60% between runs).
 
-    python benchmarks/instructions.py [--pods 300] [--command 'python -m fakeapi serve --port {port}']
+    python benchmarks/instructions.py [--pods 300] [--command 'python -m fakeapi serve --port {port} --simulate none']
 
 Starts the command (default: fakeapi) under callgrind with collection off, then for each phase turns
 it on (callgrind_control), sends the requests, and reports the server's instructions per request:
@@ -131,7 +131,7 @@ async def run(args: argparse.Namespace) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--pods", type=int, default=300)
-    parser.add_argument("--command", default="python -m fakeapi serve --port {port}",
+    parser.add_argument("--command", default="python -m fakeapi serve --port {port} --simulate none",
                         help="the server to measure; {port} is replaced by a free port")
     asyncio.run(run(parser.parse_args()))
 

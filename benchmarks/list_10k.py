@@ -88,7 +88,7 @@ async def measure(session: aiohttp.ClientSession, name: str, url: str, repeat: i
 async def run(args: argparse.Namespace) -> None:
     port = free_port()
     url = f"http://{HOST}:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "fakeapi", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "fakeapi", "serve", "--port", str(port), "--simulate", "none"],
                               stdout=subprocess.DEVNULL, start_new_session=True)
     try:
         await wait_ready(url, time.monotonic() + 30)

@@ -76,7 +76,7 @@ async def healthy_watch(port: int, path: str, counter: list[int], deadline: floa
 async def run(args: argparse.Namespace) -> None:
     port = free_port()
     url = f"http://{HOST}:{port}"
-    server = subprocess.Popen([sys.executable, "-m", "fakeapi", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "fakeapi", "serve", "--port", str(port), "--simulate", "none"],
                               stdout=subprocess.DEVNULL, start_new_session=True)
     stuck: list[socket.socket] = []
     try:

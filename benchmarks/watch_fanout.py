@@ -133,7 +133,7 @@ async def run(args: argparse.Namespace) -> None:
     port = args.port or free_port()
     url = f"http://{HOST}:{port}"
     server = None if args.port else subprocess.Popen(
-        [sys.executable, "-m", "fakeapi", "serve", "--port", str(port)],
+        [sys.executable, "-m", "fakeapi", "serve", "--port", str(port), "--simulate", "none"],
         stdout=subprocess.DEVNULL, start_new_session=True)
     watch_reader = None
     try:

@@ -25,7 +25,7 @@ import ipaddress
 from collections.abc import Callable
 from typing import Any
 
-from fakeapi.machinery.clock import rfc3339
+from fakeapi.machinery.clock import Clock, rfc3339
 from fakeapi.machinery.patch import create_two_way_merge_patch
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
@@ -56,7 +56,7 @@ class Kubelet:
         self._tree = patch_tree(client.api.registry("pods").schema)
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.client.api.clock
 
     def stop(self) -> None:

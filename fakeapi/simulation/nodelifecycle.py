@@ -18,9 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
 
-from fakeapi.machinery.clock import Timer, rfc3339
+from fakeapi.machinery.clock import Clock, Timer, rfc3339
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.patch import create_two_way_merge_patch
 from fakeapi.machinery.schemas.patchtree import patch_tree
@@ -70,7 +69,7 @@ class NodeLifecycle:
         self._tree = patch_tree(client.api.registry("nodes").schema)
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.client.api.clock
 
     def start(self, record_registrations: bool) -> None:

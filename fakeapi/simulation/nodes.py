@@ -17,9 +17,8 @@ from __future__ import annotations
 import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
 
-from fakeapi.machinery.clock import Timer, rfc3339, rfc3339_micro
+from fakeapi.machinery.clock import Clock, Timer, rfc3339, rfc3339_micro
 from fakeapi.machinery.errors import AlreadyExists, Conflict, NotFound
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.patch import create_two_way_merge_patch
@@ -97,7 +96,7 @@ class NodeAgents:
         self._tree = patch_tree(client.api.registry("nodes").schema)
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.client.api.clock
 
     def stop(self) -> None:

@@ -114,9 +114,8 @@ def generate(pod: JSON, runtime: PodRuntime, now: str) -> JSON:
         same = before is not None and before.get("status") == condition["status"]
         condition["lastTransitionTime"] = before.get("lastTransitionTime") if same and before else now
     status: JSON = {"phase": pod_phase, "conditions": kept + fresh}
-    for field in ("nominatedNodeName",):
-        if old.get(field):
-            status[field] = old[field]
+    if old.get("nominatedNodeName"):  # the scheduler's, kept
+        status["nominatedNodeName"] = old["nominatedNodeName"]
     if runtime.host_ip:
         status["hostIP"] = runtime.host_ip
         status["hostIPs"] = [{"ip": runtime.host_ip}]

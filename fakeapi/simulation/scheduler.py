@@ -19,9 +19,8 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from typing import Any
 
-from fakeapi.machinery.clock import Timer, rfc3339
+from fakeapi.machinery.clock import Clock, Timer, rfc3339
 from fakeapi.machinery.errors import Conflict
 from fakeapi.machinery.patch import create_two_way_merge_patch
 from fakeapi.machinery.schemas.patchtree import patch_tree
@@ -75,7 +74,7 @@ class Scheduler:
         self._tree = patch_tree(client.api.registry("pods").schema)
 
     @property
-    def clock(self) -> Any:
+    def clock(self) -> Clock:
         return self.client.api.clock
 
     def stop(self) -> None:

@@ -36,15 +36,14 @@ class Simulation:
         self.view = ClusterView()
         names = EventNames(api.clock)
         node_controller = Client(api, requests, faults, controller("node-controller"))
-        self.kubelet_client = Client(api, requests, faults, KUBELET)
-        self.nodes = NodeAgents(self.kubelet_client, names, self.work, self.view, api.ids, config.node_capacity,
-                                self._run_pods)
+        kubelet = Client(api, requests, faults, KUBELET)
+        self.nodes = NodeAgents(kubelet, names, self.work, self.view, api.ids, config.node_capacity, self._run_pods)
         self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
         self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
         self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
         self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
                                       self.work, self.view)
-        self.kubelet = Kubelet(self.kubelet_client, self.work, self.view, self.nodes)
+        self.kubelet = Kubelet(kubelet, self.work, self.view, self.nodes)
         self._running = False
 
     # ---- running

@@ -83,6 +83,17 @@ def test_an_unschedulable_pod_gets_upstreams_message_in_its_condition_and_event(
     assert events_of(core, "big") == [("Warning", "FailedScheduling", message)]
 
 
+def test_a_repeated_failure_is_counted_in_the_events_series(scheduler: FakeAPIServer, core: Any) -> None:
+    add_node(core, "small", cpu="1")
+    add_pod(core, "big", cpu="2")
+    core.patch_node("small", {"metadata": {"labels": {"disk": "ssd"}}})  # a change: the pod is tried again
+    scheduler.clock.advance(1)
+    events = core.list_namespaced_event("default", field_selector="involvedObject.name=big").items
+    assert [(event.reason, event.series.count) for event in events] == [("FailedScheduling", 2)]
+    writes = [entry for entry in scheduler.requests if entry.subresource == "status" and entry.name == "big"]
+    assert len(writes) == 1  # the condition did not change: no second patch
+
+
 def test_selectors_affinity_and_tolerations_pick_the_node(core: Any) -> None:
     add_node(core, "hdd", labels={"disk": "hdd"})
     add_node(core, "ssd", labels={"disk": "ssd", "zone": "b"},

@@ -57,6 +57,18 @@ def test_the_lease_is_renewed_every_ten_seconds_on_the_server_clock(cluster: Fak
     assert {entry.user_agent for entry in renewals} == {KUBELET_AGENT} and len(renewals) == 3
 
 
+def test_the_node_status_is_reported_every_five_minutes(cluster: FakeAPIServer, core: Any) -> None:
+    def heartbeat() -> Any:
+        return next(c.last_heartbeat_time for c in core.read_node("node-1").status.conditions if c.type == "Ready")
+
+    cluster.clock.advance(299)
+    assert heartbeat() == START
+    cluster.clock.advance(1)
+    assert heartbeat() == START + timedelta(seconds=300)
+    transition = next(c.last_transition_time for c in core.read_node("node-1").status.conditions if c.type == "Ready")
+    assert transition == START
+
+
 def test_a_node_created_through_the_api_is_run_by_a_kubelet(cluster: FakeAPIServer, core: Any) -> None:
     core.create_node(k8s.V1Node(metadata=k8s.V1ObjectMeta(name="big", labels={"disk": "ssd"}),
                                 status=k8s.V1NodeStatus(capacity={"cpu": "64", "memory": "256Gi", "pods": "250"})))
