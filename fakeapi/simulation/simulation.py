@@ -44,6 +44,7 @@ class Simulation:
         self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
                                       self.work, self.view)
         self.kubelet = Kubelet(kubelet, self.work, self.view, self.nodes)
+        self._serving = False  # the server is up (between its startup and cleanup)
         self._running = False
 
     # ---- running
@@ -104,20 +105,25 @@ class Simulation:
     # ---- the server's life (aiohttp signals and the control API's StateFollower)
 
     async def on_startup(self, _app: object) -> None:
+        self._serving = True
         self.start()
 
     async def on_cleanup(self, _app: object) -> None:
+        self._serving = False
         self.stop()
 
     def after_reset(self) -> None:
-        """A reset emptied the store (and dropped every timer): start again, nodes registering anew."""
+        """A reset emptied the store (and dropped every timer): start again, nodes registering anew (once
+        the server is up, if it is not yet)."""
         self.stop()
-        self.start()
+        if self._serving:
+            self.start()
 
     def after_restore(self) -> None:
         """A snapshot's objects are back: carry on from them."""
         self.stop()
-        self.start(fresh=False)
+        if self._serving:
+            self.start(fresh=False)
 
     # ---- failures, for tests
 

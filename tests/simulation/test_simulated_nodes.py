@@ -127,3 +127,10 @@ def test_a_fault_aimed_at_the_kubelet_fails_its_renewal_which_it_retries(cluster
     cluster.clock.advance(1)
     assert leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time == before + timedelta(seconds=11)
     assert [entry.status for entry in cluster.requests if entry.verb == "update"][-2:] == [500, 200]
+
+
+def test_a_server_reset_before_it_starts_runs_its_nodes_once_started() -> None:
+    server = FakeAPIServer(nodes=1)
+    server.reset()
+    with server:
+        assert [node["metadata"]["name"] for node in server.list("nodes")] == ["node-1"]
