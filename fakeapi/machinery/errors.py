@@ -211,14 +211,6 @@ def raise_if_invalid(kind: str, name: str, errors: list[FieldError], group: str 
         raise Invalid(kind, name, errors, group)
 
 
-ERROR_CLASSES: dict[int, type[StatusError]] = {
-    cls.code: cls
-    for cls in (BadRequest, Forbidden, NotFound, MethodNotAllowed, Conflict, Expired,
-                RequestEntityTooLarge, UnsupportedMediaType, TooManyRequests, InternalError,
-                ServiceUnavailable, Timeout)
-}
-
-
 def with_retry_after(error: StatusError, seconds: int) -> StatusError:
     details: dict[str, Any] = dict(error.details or {})
     details["retryAfterSeconds"] = seconds

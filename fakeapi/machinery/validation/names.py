@@ -26,11 +26,6 @@ _DNS1123_SUBDOMAIN_MSG = (
     "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
     "and must start and end with an alphanumeric character"
 )
-_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
-_DNS1035_LABEL_MSG = (
-    "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
-    "alphabetic character, and end with an alphanumeric character"
-)
 _QNAME_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
 _QNAME_MSG = (
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an "
@@ -61,7 +56,6 @@ _RELAXED_ENV_VAR_MSG = (
 
 _DNS1123_LABEL_RE = re.compile(_DNS1123_LABEL_FMT)
 _DNS1123_SUBDOMAIN_RE = re.compile(_DNS1123_SUBDOMAIN_FMT)
-_DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
 _QNAME_RE = re.compile(_QNAME_FMT)
 _LABEL_VALUE_RE = re.compile(_LABEL_VALUE_FMT)
 _C_IDENTIFIER_RE = re.compile(_C_IDENTIFIER_FMT)
@@ -120,15 +114,6 @@ def _is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
     return tuple(errs)
-
-
-def is_dns1035_label(value: str) -> list[str]:
-    errs: list[str] = []
-    if len(value) > DNS1123_LABEL_MAX:
-        errs.append(max_len_error(DNS1123_LABEL_MAX))
-    if not _DNS1035_LABEL_RE.fullmatch(value):
-        errs.append(regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
-    return errs
 
 
 def is_qualified_name(value: str) -> list[str]:
