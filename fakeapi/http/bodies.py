@@ -7,15 +7,20 @@ reads bodies as sent (`auto_decompress=False`), so a gzip body is a JSON parse e
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+import orjson
 from aiohttp import web
 
 from fakeapi.http.keys import config_key
+from fakeapi.machinery.decode import Decoder, parse_keeping_repeats
 from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.patch import APPLY_PATCH, PATCH_TYPES
 from fakeapi.machinery.yamlload import load_yaml
+
+if TYPE_CHECKING:
+    import yaml
 
 PROTOBUF = "application/vnd.kubernetes.protobuf"
 _BODY_TYPES = ("application/json", "application/yaml", PROTOBUF)
@@ -40,6 +45,69 @@ async def read_object(request: web.Request) -> Any:
 
         return decode_k8s_protobuf(raw)
     raise unsupported(_BODY_TYPES)
+
+
+async def repeated_key_errors(request: web.Request, decoder: Decoder) -> list[str] | None:
+    """Upstream's strict decoding errors of a create or update body (read, and held to the limits,
+    already) that repeats a key in an object: they replace the unknown fields the decode finds, in
+    upstream's order. None when no key repeats, the usual case (then decode's unknown fields are all
+    there is). For JSON the duplicate and unknown fields come in document order; for YAML go-yaml's
+    error comes first."""
+    raw = await request.read()  # aiohttp keeps the body: this reads no more
+    kind = media_type(request)
+    if kind in ("", "application/json", "*/*"):
+        tree = parse_keeping_repeats(raw)
+        return None if tree is None else decoder.strict_errors(tree)
+    if kind == "application/yaml":
+        repeated = yaml_repeated_keys(raw)
+        return None if repeated is None else [repeated, *decoder.strict_errors(load_yaml(raw, _max_bytes(request)))]
+    return None
+
+
+def yaml_repeated_keys(raw: bytes) -> str | None:
+    """go-yaml's strict error for keys repeated in a YAML mapping (`yaml: unmarshal errors:` then
+    `line 4: key "name" already set in map` per key, at the value's line), or None."""
+    import yaml
+
+    loader = yaml.SafeLoader(raw)
+    lines: list[str] = []
+    try:
+        root = loader.get_single_node()
+        if root is not None:
+            _repeated_yaml_keys(loader, root, lines)
+    except yaml.YAMLError:
+        return None  # the main parse reports it
+    finally:
+        loader.dispose()
+    return "yaml: unmarshal errors:\n  " + "\n  ".join(lines) if lines else None
+
+
+def _repeated_yaml_keys(loader: yaml.SafeLoader, node: yaml.Node, lines: list[str]) -> None:
+    import yaml
+
+    if isinstance(node, yaml.MappingNode):
+        seen: set[tuple[type, Any]] = set()
+        for key_node, value_node in node.value:
+            _repeated_yaml_keys(loader, value_node, lines)  # go-yaml decodes a value before it sets its key
+            key = loader.construct_object(key_node, deep=True)
+            try:
+                if (type(key), key) in seen:
+                    lines.append(f"line {value_node.start_mark.line + 1}: key {_go_value(key)} already set in map")
+                seen.add((type(key), key))
+            except TypeError:  # an unhashable key: the main parse rejects the body
+                continue
+    elif isinstance(node, yaml.SequenceNode):
+        for item in node.value:
+            _repeated_yaml_keys(loader, item, lines)
+
+
+def _go_value(key: Any) -> str:
+    """A map key as Go's %#v prints it."""
+    if isinstance(key, str):
+        return orjson.dumps(key).decode()
+    if isinstance(key, bool):
+        return "true" if key else "false"
+    return "<nil>" if key is None else str(key)
 
 
 async def read_patch(request: web.Request) -> tuple[str, Any]:

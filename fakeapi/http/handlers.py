@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from fakeapi.cluster import Api
-from fakeapi.http.bodies import read_object, read_optional_json, read_patch
+from fakeapi.http.bodies import read_object, read_optional_json, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
@@ -75,7 +75,7 @@ async def watch_object(request: web.Request) -> web.StreamResponse:
 async def create(request: web.Request) -> web.Response:
     registry = _registry(request)
     body = await read_object(request)
-    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    options = await _write_options(request, registry)
     created = registry.create(_namespace(request), body, options)
     return json_response(created, status=201, warnings=options.warnings)
 
@@ -139,9 +139,20 @@ async def patch_subresource(request: web.Request) -> web.Response:
 
 async def _replace(request: web.Request, registry: Registry) -> web.Response:
     body = await read_object(request)
-    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    options = await _write_options(request, registry)
     updated, created = registry.replace(_namespace(request), request.match_info["name"], body, options)
     return json_response(updated, status=201 if created else 200, warnings=options.warnings)
+
+
+async def _write_options(request: web.Request, registry: Registry) -> WriteOptions:
+    """A create's or an update's options, with the strict decoding errors of a body that repeats a key
+    when the client asked for Strict or Warn. A client that sends no fieldValidation is not checked
+    (upstream warns): the check parses the body again, and such clients serialise objects, which
+    cannot repeat a key (kubectl always sends it)."""
+    options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    if "fieldValidation" in request.query and options.field_validation != "Ignore":
+        options.strict_errors = await repeated_key_errors(request, registry.decoder)
+    return options
 
 
 async def _patch(request: web.Request, registry: Registry) -> web.Response:
@@ -156,6 +167,6 @@ async def _patch(request: web.Request, registry: Registry) -> web.Response:
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     from fakeapi.registry.patchers import patcher_for  # the patch machinery loads on the first PATCH
 
-    patcher = patcher_for(content_type, registry.schema, options.field_validation)
+    patcher = patcher_for(content_type, registry.kind.patch_tree, options.field_validation)
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(patched, warnings=options.warnings)

@@ -22,8 +22,9 @@ def json_response(body: JSON | bytes, status: int = 200, warnings: list[str] | N
 
 
 def warning_header(text: str) -> str:
-    """RFC 7234 warn-code 299 with the text quoted, as upstream's warning recorder writes it."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"')
+    """RFC 7234 warn-code 299 with the text quoted, as upstream's warning recorder writes it (a line
+    break becomes a space, as Go's HTTP server writes header values)."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\r", " ").replace("\n", " ")
     return f'299 - "{escaped}"'
 
 

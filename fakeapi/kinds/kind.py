@@ -7,9 +7,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from fakeapi.kinds.strategy import Strategy
+from fakeapi.machinery.decode import DecodePlan, decode_plan
 from fakeapi.machinery.fieldselectors import METADATA_LABELS, FieldLabels
 from fakeapi.machinery.schemas.base import K8sSchema
+from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.tables.columns import DEFAULT_PRINTER, Printer
+from fakeapi.machinery.types import JSON
 
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 STATUS_VERBS = ("get", "patch", "update")
@@ -66,3 +69,13 @@ class Kind:
     subresource_strategies: Mapping[str, Strategy] = field(default_factory=dict)
     printer: Printer = DEFAULT_PRINTER
     field_labels: FieldLabels = METADATA_LABELS
+    # compiled from the schema when the kind is built (code, not request data, so every server shares
+    # them): how its bodies are decoded, and its strategic-merge-patch keys
+    decode_plan: DecodePlan = field(init=False, repr=False, compare=False)
+    apply_plan: DecodePlan = field(init=False, repr=False, compare=False)  # for applied configurations
+    patch_tree: JSON = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decode_plan", decode_plan(self.schema))  # frozen: set here only
+        object.__setattr__(self, "apply_plan", decode_plan(self.schema, partial=True))
+        object.__setattr__(self, "patch_tree", patch_tree(self.schema))

@@ -1,6 +1,7 @@
 """The strategy contract, after upstream's rest.RESTCreateStrategy / RESTUpdateStrategy.
 
-A strategy is stateless. The registry calls its hooks in this order:
+A strategy keeps no request state; one that keeps memos gives each server its own (`for_server`).
+The registry calls its hooks in this order:
 create: default -> prepare_for_create -> validate -> warnings_on_create -> canonicalize;
 update: default -> prepare_for_update -> validate_update -> warnings_on_update -> canonicalize.
 A subresource (e.g. pods/status) is the same registry with another strategy that overrides
@@ -14,6 +15,10 @@ from fakeapi.machinery.types import JSON
 
 
 class Strategy:
+    def for_server(self) -> Strategy:
+        """The strategy one server's registry uses: this one, or a copy with memos of its own."""
+        return self
+
     def default(self, obj: JSON) -> None:
         """Decode-time defaulting (upstream defaults.go), on create and update. May mutate."""
 

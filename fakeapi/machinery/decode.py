@@ -18,20 +18,22 @@ strategy runs:
 * quantities and times are checked as apimachinery parses them; JSON numbers in quantities become
   strings and times are rewritten as upstream writes them back (UTC; seconds, or microseconds).
 
-The walk runs over a plan compiled once per schema class from the marshmallow declared fields, so the
-schemas stay the single source of truth. `Schema.load` was measured at ~20x the cost (1.3 ms against
-~60 us for a 2.5 KB pod with status) and its errors do not look like upstream's.
+A `Decoder` walks a plan compiled from the marshmallow declared fields (`decode_plan`), so the
+schemas stay the single source of truth (`Schema.load` is much slower, see docs/performance.md, and its
+errors do not look like upstream's).
 
-Duplicate keys never reach `decode` (JSON parsers keep the last one): `find_duplicate_fields` re-reads
-the raw body with the stdlib parser to report them as upstream's strict decoder does.
+Repeated keys never reach `decode` (JSON parsers keep the last one): `parse_keeping_repeats` re-reads
+a body with the stdlib parser, and `Decoder.strict_errors` reports its duplicate and unknown fields in
+document order, as upstream's strict decoder (sigs.k8s.io/json) does.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -40,7 +42,6 @@ from marshmallow import Schema, fields
 from fakeapi.machinery import gobase64
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.jsonvalues import copy_json, json_type_name
-from fakeapi.machinery.memo import Memo
 from fakeapi.machinery.schemas.base import (
     QUANTITY_FORMAT_ERROR,
     BytesMap,
@@ -66,6 +67,7 @@ _INT32_LIMIT = 1 << 31
 _INT64_LIMIT = 1 << 63
 # the Go zero value a `null` list element or map value decodes to
 _ZERO: dict[int, Any] = {_STR: "", _BOOL: False, _INT32: 0, _INT64: 0, _FLOAT: 0, _QUANTITY: "0", _INTSTR: 0}
+_MAX_STRICT_ERRORS = 100  # upstream's strict decoder stops recording there
 _LIST_INDEX = re.compile(r"\[[0-9]+\]")
 _TYPE_META = (
     'struct { APIVersion string "json:\\"apiVersion,omitempty\\""; Kind string "json:\\"kind,omitempty\\"" }'
@@ -81,20 +83,20 @@ class Decoded:
 
 
 @dataclass(slots=True)
-class _Plan:
+class DecodePlan:
+    """How to walk the objects of one schema class: its fields by wire name."""
+
     struct: str  # the Go struct name, e.g. "PodSpec"
     fields: dict[str, _Spec]
     # (field, zero JSON) of the fields Go writes even when unset
     always: tuple[tuple[str, Any], ...] = ()
-    # (field, its JSON) -> (decoded JSON, unknown fields), for the parts _shared_part memoises
-    memo: Memo[tuple[str, bytes], tuple[bytes, tuple[str, ...]]] = field(default_factory=lambda: Memo(256))
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)  # hashed by identity: a key of Decoder's memo of parts
 class _Spec:
     kind: int
     go_type: str  # the Go type named in "cannot unmarshal ... of type X"
-    plan: _Plan | None = None  # _OBJECT
+    plan: DecodePlan | None = None  # _OBJECT
     item: _Spec | None = None  # _LIST
     drops_empty: bool = False  # an omitempty value: Go leaves out "", 0, false, [] and {}
 
@@ -112,13 +114,46 @@ class _Failure(Exception):
     """A complete decode error message (the part after `... cannot be handled as a Kind: `)."""
 
 
-def decode(
-    kind_schema: Schema | type[Schema], data: Any, kind: str, version: str = "v1", *, partial: bool = False
-) -> Decoded:
-    """Check `data` (a parsed JSON body) against `kind_schema`; raise BadRequest as upstream would.
+# (the part's spec, its path, its JSON) -> (the decoded part's JSON, the unknown fields in it)
+_PartDecoder = Callable[["_Spec", str, bytes], tuple[bytes, tuple[str, ...]]]
 
-    The result shares no containers with `data`. With `partial`, fields are neither dropped nor added.
+
+def decode_plan(kind_schema: Schema | type[Schema], *, partial: bool = False) -> DecodePlan:
+    """The plan of a kind's schema, compiled from its declared fields (a Kind holds its own). With
+    `partial` (an applied configuration), fields are neither dropped nor added."""
+    return _build_plan(kind_schema if isinstance(kind_schema, type) else type(kind_schema), {}, partial)
+
+
+class Decoder:
+    """Decodes the bodies of one kind by its plan.
+
+    With `remember_parts` (a registry's decoder), the decoding of the parts many objects share is
+    kept: the `spec` of objects made from one template, the condition and container status lists of
+    statuses alike. Walking them is most of a decode (figures in docs/performance.md).
     """
+
+    def __init__(self, plan: DecodePlan, remember_parts: bool = False) -> None:
+        self._plan = plan
+        self._part: _PartDecoder | None = lru_cache(maxsize=256)(_decode_part) if remember_parts else None
+
+    def decode(self, data: Any, kind: str, version: str = "v1") -> Decoded:
+        """Check `data` (a parsed JSON body) against the schema; raise BadRequest as upstream would.
+
+        The result shares no containers with `data`.
+        """
+        return _decode(self._plan, self._part, data, kind, version)
+
+    def strict_errors(self, body: Any) -> list[str]:
+        """Upstream's strict decoding errors of a body parsed by `parse_keeping_repeats` (or a plain
+        parsed body): `duplicate field "metadata.name"` for a repeated field of an object or a key of
+        a map, `unknown field "spec.foo"`, in document order, each once. What is below an unknown
+        field is not looked at, as upstream skips it."""
+        found: dict[str, None] = {}
+        _strict_walk(self._plan, body, "", found)
+        return list(found)[:_MAX_STRICT_ERRORS]
+
+
+def _decode(plan: DecodePlan, part: _PartDecoder | None, data: Any, kind: str, version: str) -> Decoded:
     if data is None:
         data = {}
     if type(data) is not dict:
@@ -132,64 +167,81 @@ def decode(
         if value is not None and type(value) is not str:
             detail = f"json: cannot unmarshal {json_type_name(value)} into Go struct field .{key} of type string"
             raise BadRequest(_unrecognized(kind, data, detail))
-    schema_class = kind_schema if isinstance(kind_schema, type) else type(kind_schema)
     unknown: list[str] = []
     try:
-        obj = _object(_plan_of(schema_class, partial), data, "", unknown)
+        obj = _object(plan, data, "", unknown, part)
     except _Failure as failure:
         raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: {failure}') from None
     return Decoded(obj, unknown)
 
 
-def find_duplicate_fields(raw: bytes) -> list[str]:
-    """Upstream's strict-decoding messages for repeated keys: `duplicate field "metadata.name"`.
+class Pairs(list[tuple[str, Any]]):
+    """A JSON object with every key kept, repeated keys included."""
 
-    Costs a second parse with the stdlib `json` (a few times slower than orjson), so callers run it
-    only when the answer is used: for fieldValidation=Strict, or Warn when explicitly requested.
-    Malformed JSON yields [] (the main parse reports it).
-    """
-    has_duplicates = False
 
-    def check(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        nonlocal has_duplicates
-        obj = dict(pairs)
-        if len(obj) != len(pairs):
-            has_duplicates = True
-        return obj
+def parse_keeping_repeats(raw: bytes) -> Any:
+    """The JSON body `raw` with its objects as `Pairs` when some key repeats in one of them, else
+    None (also when it does not parse: the main parse reports that). A second parse, with the stdlib
+    `json`: several times the cost of orjson's, see docs/performance.md."""
+    repeated = False
+
+    def pairs(items: list[tuple[str, Any]]) -> Pairs:
+        nonlocal repeated
+        if not repeated and len(dict(items)) != len(items):
+            repeated = True
+        return Pairs(items)
 
     try:
-        json.loads(raw, object_pairs_hook=check)
+        tree = json.loads(raw, object_pairs_hook=pairs)
     except ValueError:
-        return []
-    if not has_duplicates:
-        return []
-    messages: list[str] = []
-    _collect_duplicates(json.loads(raw, object_pairs_hook=_Pairs), "", messages)
-    return messages
+        return None
+    return tree if repeated else None
 
 
-class _Pairs(list[tuple[str, Any]]):
-    """A JSON object with every key kept, duplicates included."""
+def _strict_walk(plan: DecodePlan, node: Any, path: str, found: dict[str, None]) -> None:
+    """One object of `plan`: its repeated and unknown fields, then what is below its known ones."""
+    if not isinstance(node, dict | Pairs):
+        return  # not an object: decode reports the wrong type
+    seen: set[str] = set()
+    for key, value in node.items() if isinstance(node, dict) else node:
+        spec = plan.fields.get(key)
+        if spec is None:
+            found[f'unknown field "{path}{key}"'] = None
+            continue
+        if key in seen:
+            found[f'duplicate field "{path}{key}"'] = None
+        seen.add(key)
+        _strict_value(spec, value, f"{path}{key}", found)
 
 
-def _collect_duplicates(node: Any, path: str, messages: list[str]) -> None:
-    if isinstance(node, _Pairs):
+def _strict_value(spec: _Spec, value: Any, path: str, found: dict[str, None]) -> None:
+    if spec.kind == _OBJECT:
+        _strict_walk(spec.plan, value, path + ".", found)  # type: ignore[arg-type]
+    elif spec.kind == _LIST and type(value) is list:
+        for index, item in enumerate(value):
+            _strict_value(spec.item, item, f"{path}[{index}]", found)  # type: ignore[arg-type]
+    elif spec.kind in (_STRMAP, _RESOURCES, _BYTESMAP, _FREE):
+        _repeated_map_keys(value, path, found)
+
+
+def _repeated_map_keys(node: Any, path: str, found: dict[str, None]) -> None:
+    """A map (labels, resources) or a free-form part: every key is known, a repeated one is reported."""
+    if isinstance(node, Pairs):
         seen: set[str] = set()
         for key, value in node:
-            child = f"{path}.{key}" if path else key
             if key in seen:
-                messages.append(f'duplicate field "{child}"')
+                found[f'duplicate field "{path}.{key}"'] = None
             seen.add(key)
-            _collect_duplicates(value, child, messages)
+            _repeated_map_keys(value, f"{path}.{key}", found)
     elif isinstance(node, list):
         for index, item in enumerate(node):
-            _collect_duplicates(item, f"{path}[{index}]", messages)
+            _repeated_map_keys(item, f"{path}[{index}]", found)
 
 
 # --- the walk -------------------------------------------------------------------------------------
 
 
-def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
+def _object(plan: DecodePlan, data: JSON, path: str, unknown: list[str], part: _PartDecoder | None = None) -> JSON:
     out: JSON = {}
     specs = plan.fields
     key = ""
@@ -209,12 +261,12 @@ def _object(plan: _Plan, data: JSON, path: str, unknown: list[str]) -> JSON:
                 if type(value) is not dict:
                     raise _WrongType(json_type_name(value), spec.go_type)
                 if not path and key == "spec":
-                    value = _shared_part(plan, key, value, spec, "spec.", unknown)
+                    value = _shared_part(part, value, spec, "spec.", unknown)
                 else:
-                    value = _object(spec.plan, value, f"{path}{key}.", unknown)  # type: ignore[arg-type]
+                    value = _object(spec.plan, value, f"{path}{key}.", unknown, part)  # type: ignore[arg-type]
             elif kind == _LIST:
                 if path == "status.":
-                    value = _shared_part(plan, key, value, spec, "status." + key, unknown)
+                    value = _shared_part(part, value, spec, "status." + key, unknown)
                 else:
                     value = _list(spec, value, f"{path}{key}", unknown)
             else:
@@ -241,22 +293,23 @@ def _fresh(zero: Any) -> Any:
     return zero
 
 
-def _shared_part(plan: _Plan, key: str, value: Any, spec: _Spec, path: str, unknown: list[str]) -> Any:
-    """A part many objects share, memoised on its JSON: a top-level `spec` (objects made from one
-    template) and the lists of a status (the conditions and container statuses of pods alike).
-    Walking them is most of the cost of a decode. The result is a fresh copy: defaulting edits it."""
+def _shared_part(part: _PartDecoder | None, value: Any, spec: _Spec, path: str, unknown: list[str]) -> Any:
+    """A part many objects share (a top-level `spec`, a status's lists), looked up by its JSON in the
+    decoder's memo when it has one. The result is a fresh copy: defaulting edits it."""
+    if part is None:
+        return _walk(spec, value, path, unknown)
     try:
         raw = orjson.dumps(value, option=orjson.OPT_PASSTHROUGH_DATETIME)
     except TypeError:  # not plain JSON (a YAML date, a non-string key): no memo key, walk it
         return _walk(spec, value, path, unknown)
-    memo = plan.memo
-    found = memo.get((key, raw))
-    if found is None:
-        pruned: list[str] = []
-        found = orjson.dumps(_walk(spec, value, path, pruned)), tuple(pruned)
-        memo.put((key, raw), found)
-    unknown.extend(found[1])
-    return orjson.loads(found[0])
+    decoded, pruned = part(spec, path, raw)
+    unknown.extend(pruned)
+    return orjson.loads(decoded)
+
+
+def _decode_part(spec: _Spec, path: str, raw: bytes) -> tuple[bytes, tuple[str, ...]]:
+    pruned: list[str] = []
+    return orjson.dumps(_walk(spec, orjson.loads(raw), path, pruned)), tuple(pruned)
 
 
 def _walk(spec: _Spec, value: Any, path: str, unknown: list[str]) -> Any:
@@ -270,7 +323,7 @@ def _list(spec: _Spec, value: Any, path: str, unknown: list[str]) -> list[Any]:
         raise _WrongType(json_type_name(value), spec.go_type)
     item: _Spec = spec.item  # type: ignore[assignment]
     if item.kind == _OBJECT:
-        plan: _Plan = item.plan  # type: ignore[assignment]
+        plan: DecodePlan = item.plan  # type: ignore[assignment]
         objects: list[Any] = []
         for index, element in enumerate(value):
             if element is None:
@@ -354,10 +407,6 @@ def _quantity(value: Any) -> str:
     raise _Failure(QUANTITY_FORMAT_ERROR)
 
 
-
-
-
-
 def _base64(value: Any) -> str:
     """A []byte value: canonical base64 (Go decodes it, then writes it back); null is no bytes."""
     if value is None:
@@ -396,16 +445,11 @@ def _unrecognized(kind: str, data: Any, detail: str) -> str:
 # --- plans ------------------------------------------------------------------------------------------
 
 
-@cache
-def _plan_of(schema_class: type[Schema], partial: bool) -> _Plan:
-    return _build_plan(schema_class, {}, partial)
-
-
-def _build_plan(schema_class: type[Schema], building: dict[type[Schema], _Plan], partial: bool) -> _Plan:
+def _build_plan(schema_class: type[Schema], building: dict[type[Schema], DecodePlan], partial: bool) -> DecodePlan:
     if schema_class in building:  # a recursive schema refers back to a plan being built
         return building[schema_class]
     openapi_name = getattr(schema_class, "openapi_name", "") or schema_class.__name__.removesuffix("Schema")
-    plan = _Plan(openapi_name.rsplit(".", 1)[-1], {})
+    plan = DecodePlan(openapi_name.rsplit(".", 1)[-1], {})
     building[schema_class] = plan
     always: list[tuple[str, Any]] = []
     for name, declared in schema_class._declared_fields.items():
@@ -420,7 +464,7 @@ def _build_plan(schema_class: type[Schema], building: dict[type[Schema], _Plan],
     return plan
 
 
-def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], _Plan], partial: bool) -> _Spec:
+def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], DecodePlan], partial: bool) -> _Spec:
     if isinstance(declared, fields.Nested):
         plan = _build_plan(nested_class(declared), building, partial)
         return _Spec(_OBJECT, f"v1.{plan.struct}", plan=plan)

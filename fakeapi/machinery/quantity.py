@@ -9,8 +9,8 @@ echoed as sent (so `+1` and `01` stay as they are).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, NamedTuple
 
 DECIMAL_SI = "DecimalSI"
@@ -69,16 +69,17 @@ def round_up_to_milli(raw: str | int | float) -> str:
     return _rounded_text(_as_text(raw))
 
 
-def round_resource_list(resource_list: Any) -> None:
+def round_resource_list(resource_list: Any, rounded: Callable[[str], str | None] | None = None) -> None:
     """SetDefaults_ResourceList on a wire ResourceList (in place): every quantity rounded up to milli and
-    re-serialised canonically. A quantity that does not parse is left for validation to report."""
+    re-serialised canonically. A quantity that does not parse is left for validation to report.
+    `rounded` is the caller's memo of `rounded_to_milli`, if it keeps one."""
     if not isinstance(resource_list, dict):
         return
     for name, amount in resource_list.items():
         if type(amount) is str:
-            rounded = _rounded(amount)
-            if rounded is not None and rounded != amount:
-                resource_list[name] = rounded
+            text = (rounded or rounded_to_milli)(amount)
+            if text is not None and text != amount:
+                resource_list[name] = text
         elif amount is None:
             resource_list[name] = "0"  # a JSON null decodes to a zero Quantity
         elif isinstance(amount, int | float) and not isinstance(amount, bool):
@@ -88,8 +89,8 @@ def round_resource_list(resource_list: Any) -> None:
                 pass
 
 
-@lru_cache(maxsize=4096)
-def _rounded(amount: str) -> str | None:
+def rounded_to_milli(amount: str) -> str | None:
+    """`round_up_to_milli` of a text, None if it does not parse."""
     try:
         return round_up_to_milli(amount)
     except ValueError:
@@ -124,17 +125,14 @@ def _as_text(raw: object) -> str:
     raise ValueError(FORMAT_ERROR)
 
 
-@lru_cache(maxsize=4096)
 def _value(text: str) -> Fraction:
     return _parse_text(text).value
 
 
-@lru_cache(maxsize=4096)
 def _canonical_text(text: str) -> str:
     return format_quantity(_parse_text(text))
 
 
-@lru_cache(maxsize=4096)
 def _rounded_text(text: str) -> str:
     quantity = _parse_text(text)
     if quantity.nanos % _NANOS_PER_MILLI == 0:
@@ -142,7 +140,6 @@ def _rounded_text(text: str) -> str:
     return _format(_ceil_away_from_zero(quantity.nanos, _NANOS_PER_MILLI), quantity.format)
 
 
-@lru_cache(maxsize=4096)
 def _parse_text(raw: str) -> Quantity:
     # UnmarshalJSON trims surrounding whitespace before parsing
     text = raw.strip()

@@ -15,7 +15,7 @@ from typing import Any
 import orjson
 
 from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.decode import decode
+from fakeapi.machinery.decode import Decoder
 from fakeapi.machinery.errors import BadRequest, Conflict, Invalid, UnknownError
 from fakeapi.machinery.jsonvalues import json_type_name
 from fakeapi.machinery.managedfields.fieldpath import (
@@ -174,7 +174,7 @@ def _checked_config(registry: Registry, namespace: str, name: str, body: Any, tr
     if meta.get("name", "") != name:
         raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
                          f"the name on the URL ({name})")
-    decoded = decode(registry.schema, body, kind, registry.info.version, partial=True)
+    decoded = Decoder(registry.kind.apply_plan).decode(body, kind, registry.info.version)
     if decoded.unknown:
         path = _first_unknown(body, decoded.obj, tree)
         raise UnknownError(f"failed to create typed patch object ({namespace}/{name}; {gvk_prefix}{kind}): "

@@ -11,7 +11,7 @@ from typing import Any
 
 from fakeapi.kinds.pod.schema.binding import BindingSchema
 from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.decode import decode
+from fakeapi.machinery.decode import Decoder, decode_plan
 from fakeapi.machinery.errors import BadRequest, Conflict, UnknownError, aggregate_message
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
@@ -20,7 +20,7 @@ from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import WriteOptions
 
 KIND = "Binding"
-_SCHEMA = BindingSchema()
+_DECODER = Decoder(decode_plan(BindingSchema))
 SUCCESS: JSON = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}
 
 
@@ -35,7 +35,7 @@ def decode_binding(body: Any, options: WriteOptions) -> JSON:
         sent_kind = body.get("kind")
         if sent_kind not in (None, "", KIND):
             raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({KIND})")
-    decoded = decode(_SCHEMA, body, KIND)
+    decoded = _DECODER.decode(body, KIND)
     if decoded.unknown and options.field_validation == "Strict":
         raise BadRequest(
             f'{KIND} in version "v1" cannot be handled as a {KIND}: strict decoding error: '

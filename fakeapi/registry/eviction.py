@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from fakeapi.kinds.pod.schema.eviction import EvictionSchema
-from fakeapi.machinery.decode import decode
+from fakeapi.machinery.decode import Decoder, decode_plan
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
@@ -16,7 +16,7 @@ from fakeapi.registry.options import DeleteOptions, WriteOptions
 KIND = "Eviction"
 # the endpoint takes an Eviction of either version policy has served
 API_VERSIONS = ("policy/v1", "policy/v1beta1")
-_SCHEMA = EvictionSchema()
+_DECODER = Decoder(decode_plan(EvictionSchema))
 
 
 def decode_eviction(body: Any, options: WriteOptions) -> JSON:
@@ -29,7 +29,7 @@ def decode_eviction(body: Any, options: WriteOptions) -> JSON:
         sent_kind = body.get("kind")
         if sent_kind not in (None, "", KIND):
             raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({KIND})")
-    decoded = decode(_SCHEMA, body, KIND)
+    decoded = _DECODER.decode(body, KIND)
     if decoded.unknown and options.field_validation == "Strict":
         raise BadRequest(f'{KIND} in version "v1" cannot be handled as a {KIND}: strict decoding error: '
                          + ", ".join(decoded.unknown))

@@ -12,7 +12,7 @@ import orjson
 
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, later, parse_rfc3339, rfc3339
-from fakeapi.machinery.decode import decode
+from fakeapi.machinery.decode import Decoder
 from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
 from fakeapi.machinery.ids import IdSource
@@ -42,12 +42,14 @@ class Registry:
         self.info = kind.info
         self.schema = kind.schema
         self.subresource_name = subresource
-        self.strategy = kind.subresource_strategies[subresource] if subresource else kind.strategy
+        self.strategy = (kind.subresource_strategies[subresource] if subresource else kind.strategy).for_server()
         self.clock = clock
         self.ids = ids
         self.admission = admission
+        self.decoder = Decoder(kind.decode_plan, remember_parts=True)  # with this server's memo of parts
         # metadata.managedFields
-        self.field_manager: FieldTracker = FieldManager(self.schema, clock, subresource, self.info.api_version)
+        self.field_manager: FieldTracker = FieldManager(self.schema, kind.patch_tree, clock, subresource,
+                                                       self.info.api_version)
 
     def subresource(self, name: str) -> Registry:
         """The same storage with the subresource's strategy: how pods/status is built (upstream's
@@ -73,12 +75,13 @@ class Registry:
         sent_kind = body.get("kind")
         if sent_kind not in (None, "", kind):
             raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({kind})")
-        decoded = decode(self.schema, body, kind, version)
-        if decoded.unknown and options.field_validation == "Strict":
+        decoded = self.decoder.decode(body, kind, version)
+        strict_errors = decoded.unknown if options.strict_errors is None else options.strict_errors
+        if strict_errors and options.field_validation == "Strict":
             raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: '
-                             "strict decoding error: " + ", ".join(decoded.unknown))
-        if decoded.unknown and options.field_validation == "Warn":
-            options.warnings.extend(decoded.unknown)
+                             "strict decoding error: " + ", ".join(strict_errors))
+        if strict_errors and options.field_validation == "Warn":
+            options.warnings.extend(strict_errors)
         obj = decoded.obj
         obj["apiVersion"] = self.info.api_version
         obj["kind"] = kind

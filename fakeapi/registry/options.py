@@ -25,6 +25,9 @@ class WriteOptions:
     field_validation: str = "Warn"
     force: bool = False
     warnings: list[str] = field(default_factory=list)
+    # the body's strict decoding errors when it repeats a key (they replace the unknown fields the
+    # decode finds); None when no key repeats
+    strict_errors: list[str] | None = None
 
     @classmethod
     def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:

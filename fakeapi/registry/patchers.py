@@ -1,10 +1,8 @@
-"""Which patch function a PATCH Content-Type means, with the resource's merge keys from its schema."""
+"""Which patch function a PATCH Content-Type means, with the resource's merge keys (its PatchTree)."""
 
 from __future__ import annotations
 
 from functools import partial
-
-from marshmallow import Schema
 
 from fakeapi.machinery.patch import (
     JSON_PATCH,
@@ -14,11 +12,11 @@ from fakeapi.machinery.patch import (
     apply_merge_patch,
     apply_strategic_merge_patch,
 )
-from fakeapi.machinery.schemas.patchtree import patch_tree
+from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Patcher
 
 
-def patcher_for(content_type: str, schema: Schema, field_validation: str) -> Patcher:
+def patcher_for(content_type: str, tree: JSON, field_validation: str) -> Patcher:
     # upstream words its patch decoding errors differently when fieldValidation=Ignore
     strict = field_validation != "Ignore"
     if content_type == JSON_PATCH:
@@ -26,5 +24,5 @@ def patcher_for(content_type: str, schema: Schema, field_validation: str) -> Pat
     if content_type == MERGE_PATCH:
         return partial(apply_merge_patch, strict=strict)
     if content_type == STRATEGIC_MERGE_PATCH:
-        return partial(apply_strategic_merge_patch, tree=patch_tree(schema))
+        return partial(apply_strategic_merge_patch, tree=tree)
     raise ValueError(content_type)

@@ -14,7 +14,7 @@ Nothing is stored: there is no resourceVersion, no watch event, and dryRun chang
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -35,7 +35,7 @@ from fakeapi.kinds.authorization.schema import (
 from fakeapi.kinds.authorization.validation import validate_self_subject_access_review, validate_subject_access_review
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
-from fakeapi.machinery.decode import decode
+from fakeapi.machinery.decode import Decoder, decode_plan
 from fakeapi.machinery.errors import BadRequest, Invalid, StatusError, aggregate_message
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.managedfields.fieldpath import EMPTY
@@ -63,6 +63,10 @@ class Review:
     info: ResourceInfo
     schema: Schema
     answer: Answer
+    decoder: Decoder = field(init=False, repr=False, compare=False)  # compiled from the schema, once
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "decoder", Decoder(decode_plan(self.schema)))  # frozen: set here only
 
 
 def create_review(review: Review, body: Any, options: WriteOptions, clock: Clock) -> JSON:
@@ -83,7 +87,7 @@ def _decode(review: Review, body: Any, options: WriteOptions) -> JSON:
         sent_kind = body.get("kind")
         if sent_kind not in (None, "", kind):
             raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({kind})")
-    decoded = decode(review.schema, body, kind, info.version)
+    decoded = review.decoder.decode(body, kind, info.version)
     if decoded.unknown and options.field_validation == "Strict":
         raise BadRequest(f'{kind} in version "{info.version}" cannot be handled as a {kind}: strict decoding '
                          "error: " + ", ".join(decoded.unknown))
@@ -106,6 +110,8 @@ class _InvalidReview(Invalid):
 
 
 def _access_review(schema: Schema, validate: Callable[[JSON], list[FieldError]]) -> Answer:
+    tree = patch_tree(schema)  # compiled once, when the review is built
+
     def answer(request: JSON, manager: str | None, clock: Clock) -> JSON:
         errors = validate(request)
         if errors:
@@ -116,7 +122,7 @@ def _access_review(schema: Schema, validate: Callable[[JSON], list[FieldError]])
         # what upstream's field manager finds set in the request, against a review of Go zero values
         sent = {"spec": spec, "status": go_json(status_field, request.get("status"))}
         zero = {"spec": go_json(spec_field, None), "status": go_json(status_field, None)}
-        owned = created_fields(sent, patch_tree(schema), zero, EMPTY)
+        owned = created_fields(sent, tree, zero, EMPTY)
         if owned:
             metadata["managedFields"] = [_update_entry(manager, clock.timestamp(), owned)]
         return {"metadata": metadata, "spec": spec, "status": {"allowed": True}}

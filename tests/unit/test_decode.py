@@ -1,4 +1,4 @@
-"""decode(): shape checks with upstream's messages, unknown-field reports, pruning, nulls, duplicates."""
+"""Decoder.decode(): shape checks with upstream's messages, unknown-field reports, pruning, nulls, duplicates."""
 
 from __future__ import annotations
 
@@ -11,10 +11,15 @@ import pytest
 from fakeapi.kinds.event.schema import EventSchema
 from fakeapi.kinds.namespace.schema import NamespaceSchema
 from fakeapi.kinds.pod.schema.pod import PodSchema
-from fakeapi.machinery.decode import Decoded, decode, find_duplicate_fields
+from fakeapi.machinery.decode import Decoded, Decoder, decode_plan, parse_keeping_repeats
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.schemas.meta import DeleteOptionsSchema
 from fakeapi.machinery.types import JSON
+
+
+def decode(schema: Any, data: Any, kind: str, version: str = "v1", *, partial: bool = False) -> Decoded:
+    return Decoder(decode_plan(schema, partial=partial)).decode(data, kind, version)
+
 
 PREFIX = 'Pod in version "v1" cannot be handled as a Pod: '
 QUANTITY_FORMAT = (
@@ -233,6 +238,21 @@ def test_a_partial_decode_keeps_the_fields_as_sent() -> None:
     # an apply configuration: what is empty stays, what is unset is not filled in
     pod = {"metadata": {"name": "a", "labels": {}}, "spec": {"containers": [{"name": "a", "env": []}]}}
     assert decode(PodSchema, pod, "Pod", partial=True) == Decoded(pod, [])
+
+
+def test_a_decoder_that_remembers_parts_decodes_alike_objects_alike_and_apart() -> None:
+    decoder = Decoder(decode_plan(PodSchema), remember_parts=True)
+    pod = copy.deepcopy(RICH_POD)
+    pod["spec"]["containers"][0]["bogus"] = 1
+    pod["status"] = {"conditions": [{"type": "Ready", "status": "True", "bogus": 2}]}
+    first, second = decoder.decode(pod, "Pod"), decoder.decode(copy.deepcopy(pod), "Pod")
+    unknown = ['unknown field "spec.containers[0].bogus"', 'unknown field "status.conditions[0].bogus"']
+    assert first.unknown == second.unknown == unknown  # reported again when the part is remembered
+    assert first.obj == second.obj == decode(PodSchema, pod, "Pod").obj
+    first.obj["spec"]["containers"][0]["image"] = "changed"
+    first.obj["status"]["conditions"][0]["status"] = "False"
+    assert second.obj["spec"]["containers"][0]["image"] != "changed"
+    assert second.obj["status"]["conditions"][0]["status"] == "True"
 
 
 def test_decoded_object_shares_nothing_with_the_input() -> None:
@@ -472,15 +492,21 @@ def test_delete_options_decode_with_preconditions() -> None:
 @pytest.mark.parametrize(
     ("raw", "messages"),
     [
-        (b'{"metadata":{"name":"a"}}', []),
         (b'{"metadata":{"name":"a","name":"b"}}', ['duplicate field "metadata.name"']),
         (b'{"kind":"Pod","kind":"Pod"}', ['duplicate field "kind"']),
         (b'{"spec":{"containers":[{"name":"a"},{"name":"b","image":"x","image":"y"}]}}',
          ['duplicate field "spec.containers[1].image"']),
         (b'{"metadata":{"labels":{"a":"1","a":"2"}},"spec":{},"spec":{}}',
          ['duplicate field "metadata.labels.a"', 'duplicate field "spec"']),
-        (b'{"metadata": {', []),
+        # unknown fields in document order with the duplicates, each once; nothing below an unknown one
+        (b'{"bogus":{"x":1,"x":2},"spec":{"foo":1},"bogus":3,"spec":{"foo":2}}',
+         ['unknown field "bogus"', 'unknown field "spec.foo"', 'duplicate field "spec"']),
     ],
 )
-def test_find_duplicate_fields_reports_upstream_messages(raw: bytes, messages: list[str]) -> None:
-    assert find_duplicate_fields(raw) == messages
+def test_strict_errors_of_a_body_that_repeats_a_key(raw: bytes, messages: list[str]) -> None:
+    assert Decoder(decode_plan(PodSchema)).strict_errors(parse_keeping_repeats(raw)) == messages
+
+
+@pytest.mark.parametrize("raw", [b'{"metadata":{"name":"a"},"spec":{"foo":1}}', b'{"metadata": {', b"[1, 1]"])
+def test_a_body_without_repeated_keys_or_that_does_not_parse_is_not_kept(raw: bytes) -> None:
+    assert parse_keeping_repeats(raw) is None

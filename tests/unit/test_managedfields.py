@@ -33,9 +33,10 @@ from fakeapi.machinery.managedfields.manager import (
     describe_manager,
     encode_managers,
 )
+from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.registry.options import manager_from_user_agent
 
-TREE = FieldManager(PodSchema(), Clock()).tree
+TREE = patch_tree(PodSchema)
 CONTAINER = 'k:{"name":"web"}'
 
 
@@ -52,7 +53,7 @@ def fields(wire: dict[str, Any]) -> dict[str, Any]:
 def manager(subresource: str = "") -> FieldManager:
     clock = Clock()
     clock.freeze()
-    return FieldManager(PodSchema(), clock, subresource)
+    return FieldManager(PodSchema(), TREE, clock, subresource)
 
 
 # ---- field sets

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Any
 
+from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.machinery.quantity import (
     Quantity,
     add_quantities,
@@ -54,10 +54,11 @@ _PROBE_DEFAULTS = (
 _OVERCOMMITTABLE = ("cpu", "memory")  # the pod-level resources whose requests may be below limits
 
 
-def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
+def default_pod(pod: JSON, *, spec_too: bool = True, memo: PodRemembered | None = None) -> None:
     """SetObjectDefaults_Pod plus the v1<->internal conversion effects visible on the wire.
 
     `spec_too=False` skips the spec, for writes whose spec the strategy replaces anyway (pods/status).
+    `memo` (a server's pod strategy's) remembers how resource amounts round.
     """
     metadata = pod.get("metadata")
     annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
@@ -72,7 +73,7 @@ def default_pod(pod: JSON, *, spec_too: bool = True) -> None:
         if spec is None:
             spec = pod["spec"] = {}
         if isinstance(spec, dict):
-            _default_pod_spec(spec)
+            _default_pod_spec(spec, memo)
     status = pod.get("status")
     if isinstance(status, dict) and status:
         _default_pod_status(status)
@@ -89,7 +90,7 @@ def image_pull_policy(image: Any) -> str:
 # -- pod spec ---------------------------------------------------------------------------------
 
 
-def _default_pod_spec(spec: JSON) -> None:
+def _default_pod_spec(spec: JSON, memo: PodRemembered | None) -> None:
     # SetDefaults_Pod: requests from limits (containers and init containers only), pod-level resources
     for key in ("containers", "initContainers"):
         for container in _dicts(spec.get(key)):
@@ -120,11 +121,12 @@ def _default_pod_spec(spec: JSON) -> None:
         _default_volume(volume)
     for key in _CONTAINER_LISTS:
         for container in _dicts(spec.get(key)):
-            _default_container(container)
-    round_resource_list(spec.get("overhead"))
+            _default_container(container, memo)
+    rounded = memo.rounded if memo else None
+    round_resource_list(spec.get("overhead"), rounded)
     if isinstance(pod_resources, dict):
-        round_resource_list(pod_resources.get("limits"))
-        round_resource_list(pod_resources.get("requests"))
+        round_resource_list(pod_resources.get("limits"), rounded)
+        round_resource_list(pod_resources.get("requests"), rounded)
     # conversion: the deprecated serviceAccount mirrors serviceAccountName, which wins when both are set
     account = spec.get("serviceAccountName") or spec.get("serviceAccount")
     if account:
@@ -147,7 +149,7 @@ def _requests_from_limits(container: JSON) -> None:
                 requests[name] = amount
 
 
-def _default_container(container: JSON) -> None:
+def _default_container(container: JSON, memo: PodRemembered | None) -> None:
     if not container.get("imagePullPolicy"):
         container["imagePullPolicy"] = image_pull_policy(container.get("image"))
     if not container.get("terminationMessagePath"):
@@ -156,6 +158,9 @@ def _default_container(container: JSON) -> None:
         container["terminationMessagePolicy"] = "File"
     # dispatch on the fields present: most containers set few of them
     for key, value in container.items():
+        if key == "resources":
+            _default_resources(value, memo)
+            continue
         default_field = _CONTAINER_FIELDS.get(key)
         if default_field is not None:
             default_field(value)
@@ -174,10 +179,11 @@ def _default_env(env: Any) -> None:
             _default_env_source(value_from)
 
 
-def _default_resources(resources: Any) -> None:
+def _default_resources(resources: Any, memo: PodRemembered | None = None) -> None:
     if type(resources) is dict:
-        round_resource_list(resources.get("limits"))
-        round_resource_list(resources.get("requests"))
+        rounded = memo.rounded if memo else None
+        round_resource_list(resources.get("limits"), rounded)
+        round_resource_list(resources.get("requests"), rounded)
 
 
 def _default_probe(probe: Any) -> None:
@@ -222,7 +228,6 @@ def _default_env_source(source: JSON) -> None:
 _CONTAINER_FIELDS: dict[str, Callable[[Any], None]] = {
     "ports": _default_ports,
     "env": _default_env,
-    "resources": _default_resources,
     "livenessProbe": _default_probe,
     "readinessProbe": _default_probe,
     "startupProbe": _default_probe,
@@ -471,7 +476,6 @@ _DIGEST_HEX = {"sha256": re.compile(r"[a-f0-9]{64}"), "sha384": re.compile(r"[a-
                "sha512": re.compile(r"[a-f0-9]{128}")}  # fmt: skip
 
 
-@lru_cache(maxsize=1024)
 def _pull_policy(image: str) -> str:
     reference = _parse_image(image)
     if reference is None:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
+from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.machinery.quantity import parse
 from fakeapi.machinery.types import JSON
 
@@ -15,17 +15,17 @@ BEST_EFFORT = "BestEffort"
 _QOS_RESOURCES = ("cpu", "memory")
 
 
-def get_pod_qos(pod: JSON) -> str:
-    """The class recorded in status.qosClass, else the computed one."""
+def get_pod_qos(pod: JSON, memo: PodRemembered | None = None) -> str:
+    """The class recorded in status.qosClass, else the computed one (`memo` remembers amounts)."""
     status = pod.get("status")
     if isinstance(status, dict):
         recorded = status.get("qosClass")
         if isinstance(recorded, str) and recorded:
             return recorded
-    return qos_class(pod)
+    return qos_class(pod, memo)
 
 
-def qos_class(pod: JSON) -> str:
+def qos_class(pod: JSON, memo: PodRemembered | None = None) -> str:
     """ComputePodQOS on a defaulted pod: only cpu and memory count, and only quantities > 0.
 
     With pod-level resources (spec.resources naming cpu, memory or hugepages-*) those alone decide;
@@ -39,10 +39,10 @@ def qos_class(pod: JSON) -> str:
     guaranteed = True
     pod_resources = spec.get("resources")
     if isinstance(pod_resources, dict) and _has_pod_level_resources(pod_resources):
-        requests = _positive(pod_resources.get("requests"))
+        requests = _positive(pod_resources.get("requests"), memo)
         pod_limits = pod_resources.get("limits")
         if pod_limits:
-            limits = _positive(pod_limits)
+            limits = _positive(pod_limits, memo)
             guaranteed = _has_cpu_and_memory(limits)
     else:
         for key in ("containers", "initContainers"):
@@ -54,8 +54,8 @@ def qos_class(pod: JSON) -> str:
                 if not isinstance(resources, dict):
                     guaranteed = False
                     continue
-                _add(requests, _positive(resources.get("requests")))
-                container_limits = _positive(resources.get("limits"))
+                _add(requests, _positive(resources.get("requests"), memo))
+                container_limits = _positive(resources.get("limits"), memo)
                 _add(limits, container_limits)
                 if not _has_cpu_and_memory(container_limits):
                     guaranteed = False
@@ -77,14 +77,14 @@ def _has_pod_level_resources(resources: JSON) -> bool:
     return False
 
 
-def _positive(resource_list: Any) -> dict[str, int]:
+def _positive(resource_list: Any, memo: PodRemembered | None) -> dict[str, int]:
     """The cpu/memory entries with a quantity > 0; unparseable quantities count as absent."""
     found: dict[str, int] = {}
     if isinstance(resource_list, dict):
         for name in _QOS_RESOURCES:
             raw = resource_list.get(name)
             if raw is not None:
-                amount = _amount(raw)
+                amount = _amount(raw, memo)
                 if amount is not None and amount > 0:
                     found[name] = amount
     return found
@@ -100,19 +100,19 @@ def _has_cpu_and_memory(positive: dict[str, int]) -> bool:
     return "cpu" in positive and "memory" in positive
 
 
-def _amount(raw: Any) -> int | None:
+def _amount(raw: Any, memo: PodRemembered | None) -> int | None:
     """The quantity in nano units (every parsed quantity is a whole number of them), None if unparseable."""
     if type(raw) is str:
-        return _nanos(raw)
+        return memo.nanos(raw) if memo else nanos_of(raw)
     try:
         return parse(raw).nanos
     except ValueError:
         return None
 
 
-@lru_cache(maxsize=4096)
-def _nanos(raw: str) -> int | None:
+def nanos_of(amount: str) -> int | None:
+    """An amount's value in nano units, None if it does not parse."""
     try:
-        return parse(raw).nanos
+        return parse(amount).nanos
     except ValueError:
         return None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fakeapi.kinds.pod.defaults import default_pod
+from fakeapi.kinds.pod.memo import PodMemo
 from fakeapi.kinds.pod.qos import get_pod_qos, qos_class
 from fakeapi.kinds.pod.validation.pod import (
     validate_pod_create,
@@ -21,13 +22,19 @@ SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling ga
 
 
 class PodStrategy(Strategy):
+    def __init__(self, memo: PodMemo | None = None) -> None:
+        self.memo = memo  # what pods from one template share, worked out once per server
+
+    def for_server(self) -> PodStrategy:
+        return type(self)(PodMemo())
+
     def default(self, obj: JSON) -> None:
-        default_pod(obj)
+        default_pod(obj, memo=self.memo)
 
     def prepare_for_create(self, obj: JSON) -> None:
         obj["metadata"]["generation"] = 1
         # evaluated before status is replaced: a client-sent qosClass survives, as upstream
-        status: JSON = {"phase": "Pending", "qosClass": get_pod_qos(obj)}
+        status: JSON = {"phase": "Pending", "qosClass": get_pod_qos(obj, self.memo)}
         if obj.get("spec", {}).get("schedulingGates"):
             # upstream's UpdatePodCondition stamps the transition now: the create's creationTimestamp
             status["conditions"] = [{"type": "PodScheduled", "status": "False", "lastProbeTime": None,
@@ -36,10 +43,10 @@ class PodStrategy(Strategy):
         obj["status"] = status
 
     def validate(self, obj: JSON) -> list[FieldError]:
-        return validate_pod_create(obj)
+        return validate_pod_create(obj, self.memo)
 
     def warnings_on_create(self, obj: JSON) -> list[str]:
-        return warnings_on_create(obj)
+        return warnings_on_create(obj, self.memo)
 
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         if "status" in old:
@@ -50,7 +57,7 @@ class PodStrategy(Strategy):
             _bump_generation(new)
 
     def validate_update(self, new: JSON, old: JSON) -> list[FieldError]:
-        return validate_pod_update(new, old)
+        return validate_pod_update(new, old, self.memo)
 
     def grace_period(self, obj: JSON, requested: int | None) -> int | None:
         """Upstream CheckGracefulDelete: unscheduled and finished pods go at once."""

@@ -10,12 +10,10 @@ shared freely. Which lists are keyed, sets or atomic comes from the schema's Pat
 from __future__ import annotations
 
 from collections.abc import Collection, Iterator
-from functools import lru_cache
 from typing import Any
 
 import orjson
 
-from fakeapi.machinery.memo import Memo
 from fakeapi.machinery.schemas.patchtree import LIST_MAP_KEYS, LIST_TYPE, MERGE_KEY, STRATEGY
 from fakeapi.machinery.types import JSON
 
@@ -186,22 +184,15 @@ def keyed_items(items: list[Any], kind: str, keys: list[str]) -> dict[str, Any]:
     return by_element
 
 
-def ordered(elements: Collection[str]) -> tuple[str, ...]:
+def ordered(elements: Collection[str]) -> list[str]:
     """Path elements in upstream's order: fields by name, then keyed items, values, indexes (no `.`)."""
-    return _ordered(tuple(elements))
-
-
-@lru_cache(maxsize=4096)
-def _ordered(elements: tuple[str, ...]) -> tuple[str, ...]:
-    # the same few sets of elements come up again and again (a container status, a condition)
     names = [e for e in elements if e[0] == "f"]
     names.sort()  # "f:" + name sorts as the name does, and fast
     if len(names) + (MEMBER in elements) < len(elements):
         names.extend(sorted((e for e in elements if e[0] not in "f."), key=_element_order))
-    return tuple(names)
+    return names
 
 
-@lru_cache(maxsize=4096)
 def _element_order(element: str) -> tuple[int, Any]:
     kind = element[0]
     if kind == "k":
@@ -227,27 +218,27 @@ def _value_order(value: Any) -> tuple[int, Any]:
 # ---- the wire form
 
 
-_wire_of_shared: Memo[int, tuple[Trie, JSON]] = Memo(256)
+class EncodedTrie(dict[str, Trie]):
+    """A trie that comes up again (a remembered compare's) with its wire form, worked out once. Wire
+    sets are never mutated either, so the encoding is shared too."""
+
+    __slots__ = ("wire",)
+
+    def __init__(self, trie: Trie) -> None:
+        super().__init__(trie)
+        self.wire = encode_fields(trie)
 
 
 def encode_fields(node: Trie) -> JSON:
-    """A trie as FieldsV1 JSON, keys in upstream's order (`.` first). Parts that `share_encoding`
-    encoded already are reused."""
+    """A trie as FieldsV1 JSON, keys in upstream's order (`.` first)."""
     if len(node) == 1 and MEMBER in node:
         return {}  # a leaf: most nodes
-    found = _wire_of_shared.get(id(node))
-    if found is not None and found[0] is node:
-        return found[1]
+    if type(node) is EncodedTrie:
+        return node.wire
     out: JSON = {MEMBER: {}} if MEMBER in node else {}
     for key in ordered(node):
         out[key] = encode_fields(node[key])
     return out
-
-
-def share_encoding(node: Trie) -> None:
-    """Encode a trie that will come up again (a memoised compare's) once, for `encode_fields` to
-    reuse. Wire sets are never mutated either, so the encoding is shared too."""
-    _wire_of_shared.put(id(node), (node, encode_fields(node)))  # holding the trie keeps its id
 
 
 def decode_fields(wire: Any) -> Trie:

@@ -12,15 +12,14 @@ from fakeapi.machinery.managedfields.fieldpath import (
     EMPTY,
     LEAF,
     MEMBER,
+    EncodedTrie,
     Trie,
     field_element,
     keyed_items,
     list_keys,
     list_kind,
     ordered,
-    share_encoding,
 )
-from fakeapi.machinery.memo import Memo
 from fakeapi.machinery.types import JSON
 
 STRIPPED_META = ("name", "namespace", "creationTimestamp", "selfLink", "uid", "clusterName",
@@ -68,14 +67,45 @@ _ABSENT = object()
 _CONTAINERS = (dict, list)
 
 
-def compare(old: Any, new: Any, node: JSON | None) -> Changes:
-    """What changed from `old` to `new` (upstream's TypedValue.Compare), per member path."""
+class AddedFields:
+    """The field sets of values a write adds, remembered by their JSON for one field manager: the
+    conditions and container statuses pods report are often alike, and walking them is most of a
+    first status write (figures in docs/performance.md). Its tries are shared, as tries are never
+    mutated. The nodes come from the manager's own tree, which outlives this memo: their ids stay
+    theirs."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._size = size
+        self._tries: dict[tuple[bytes, int], Trie] = {}
+
+    def of(self, value: Any, node: JSON | None) -> Trie:
+        if not isinstance(value, _CONTAINERS):
+            return LEAF
+        try:
+            key = orjson.dumps(value), id(node)
+        except TypeError:  # not plain JSON (a YAML date, a non-string key)
+            return _added(value, node)
+        trie = self._tries.get(key)
+        if trie is None:
+            trie = _added(value, node)
+            if len(trie) > 1:
+                trie = EncodedTrie(trie)  # the field manager encodes what was added
+            if len(self._tries) >= self._size:
+                del self._tries[next(iter(self._tries))]  # the oldest goes
+            self._tries[key] = trie
+        return trie
+
+
+def compare(old: Any, new: Any, node: JSON | None, added: AddedFields | None = None) -> Changes:
+    """What changed from `old` to `new` (upstream's TypedValue.Compare), per member path. `added`
+    remembers the field sets of values that were absent from `old`."""
     changes = Changes({}, {})
-    _compare_into(old, new, node, "", changes)
+    _compare_into(old, new, node, "", changes, added)
     return Changes(changes.changed.get("", EMPTY), changes.removed.get("", EMPTY))
 
 
-def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Changes) -> None:
+def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Changes,
+                  added: AddedFields | None) -> None:
     """Compare one node and record its changes under `element` of the three tries in `into`."""
     before = None if old is _ABSENT else old
     after = None if new is _ABSENT else new
@@ -83,7 +113,7 @@ def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Cha
         if not _empty_or(before, dict) or not _empty_or(after, dict) or (not before and not after):
             return _leaf_change(old, new, element, into)
         changes = Changes({}, {})
-        _compare_maps(before or {}, after or {}, node, changes)
+        _compare_maps(before or {}, after or {}, node, changes, added)
     elif isinstance(before, list) or isinstance(after, list):
         if not _empty_or(before, list) or not _empty_or(after, list) or (not before and not after):
             return _leaf_change(old, new, element, into)
@@ -91,7 +121,7 @@ def _compare_into(old: Any, new: Any, node: JSON | None, element: str, into: Cha
         if kind == "atomic":
             return _leaf_change(old, new, element, into)
         changes = Changes({}, {})
-        _compare_lists(before or [], after or [], kind, node, changes)
+        _compare_lists(before or [], after or [], kind, node, changes, added)
     else:
         return _leaf_change(old, new, element, into)
     # a map or list node itself is added or removed only when it was absent (not null) on one side
@@ -116,26 +146,28 @@ def _leaf_change(old: Any, new: Any, element: str, into: Changes) -> None:
         into.changed[element] = LEAF
 
 
-def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes) -> None:
+def _compare_maps(old: JSON, new: JSON, node: JSON | None, into: Changes, added: AddedFields | None) -> None:
     for key, after in new.items():
         before = old.get(key, _ABSENT)
         if before is after or before == after:
             continue  # the common case on updates: whole subtrees equal, compared in C
         if isinstance(after, _CONTAINERS) or isinstance(before, _CONTAINERS):
             if before is _ABSENT:  # e.g. a first status write: everything below is added
-                into.changed["f:" + key] = _added_shared(after, node.get(key) if node else None)
+                child = node.get(key) if node else None
+                into.changed["f:" + key] = added.of(after, child) if added else _added(after, child)
             else:
-                _compare_into(before, after, node.get(key) if node else None, "f:" + key, into)
+                _compare_into(before, after, node.get(key) if node else None, "f:" + key, into, added)
         else:  # a scalar added or modified, the common case: _leaf_change inlined
             into.changed["f:" + key] = LEAF
     if old.keys() <= new.keys():
         return  # nothing removed (the common case), checked in C
     for key, before in old.items():
         if key not in new:
-            _compare_into(before, _ABSENT, node.get(key) if node else None, "f:" + key, into)
+            _compare_into(before, _ABSENT, node.get(key) if node else None, "f:" + key, into, added)
 
 
-def _compare_lists(old: list[Any], new: list[Any], kind: str, node: JSON | None, into: Changes) -> None:
+def _compare_lists(old: list[Any], new: list[Any], kind: str, node: JSON | None, into: Changes,
+                   added: AddedFields | None) -> None:
     keys = list_keys(node) if node is not None else []
     old_items = keyed_items(old, kind, keys)
     new_items = keyed_items(new, kind, keys)
@@ -145,32 +177,10 @@ def _compare_lists(old: list[Any], new: list[Any], kind: str, node: JSON | None,
         if before is _ABSENT:
             into.changed[element] = _added(after, item_node)
         elif before != after:
-            _compare_into(before, after, item_node, element, into)
+            _compare_into(before, after, item_node, element, into, added)
     for element, before in old_items.items():
         if element not in new_items:
-            _compare_into(before, _ABSENT, item_node, element, into)
-
-
-_added_memo: Memo[tuple[bytes, int], tuple[JSON | None, Trie]] = Memo(256)
-
-
-def _added_shared(value: Any, node: JSON | None) -> Trie:
-    """`_added`, memoised on the value's JSON (tries are never mutated, so one is shared): the
-    conditions and container statuses pods report are often alike."""
-    if not isinstance(value, _CONTAINERS):
-        return LEAF
-    try:
-        key = orjson.dumps(value), id(node)
-    except TypeError:  # not plain JSON (a YAML date, a non-string key)
-        return _added(value, node)
-    found = _added_memo.get(key)
-    if found is not None and found[0] is node:
-        return found[1]
-    trie = _added(value, node)
-    _added_memo.put(key, (node, trie))  # holding the node keeps its id from being reused
-    if len(trie) > 1:
-        share_encoding(trie)  # the field manager encodes what was added
-    return trie
+            _compare_into(before, _ABSENT, item_node, element, into, added)
 
 
 def _added(value: Any, node: JSON | None) -> Trie:

@@ -30,12 +30,12 @@ from fakeapi.machinery.managedfields.fieldpath import (
 from fakeapi.machinery.managedfields.fieldsets import (
     STRIPPED,
     STRIPPED_META,
+    AddedFields,
     compare,
     created_fields,
     reset_fields,
 )
 from fakeapi.machinery.schemas.gofields import zero_struct
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 
 APPLY = "Apply"
@@ -159,8 +159,9 @@ class FieldTracker(Protocol):
 class FieldManager:
     """Keeps metadata.managedFields on every write of one endpoint (a resource or a subresource)."""
 
-    def __init__(self, schema: Schema, clock: Clock, subresource: str = "", api_version: str = "v1") -> None:
-        self.tree = patch_tree(schema)
+    def __init__(self, schema: Schema, tree: JSON, clock: Clock, subresource: str = "",
+                 api_version: str = "v1") -> None:
+        self.tree = tree  # the kind's PatchTree: which lists are keyed, sets or atomic
         # what a create is compared against: the kind's Go zero value, as encoding/json writes it, less
         # the system metadata no manager owns (a zero ObjectMeta's creationTimestamp: null)
         self.zero: JSON = zero_struct(type(schema))
@@ -172,6 +173,7 @@ class FieldManager:
         # pods made from one template differ only in what a manager never owns (name, uid...): the
         # walk that finds a create's fields is done once per template
         self._created_wire = lru_cache(maxsize=256)(self._created_wire_of)
+        self._added = AddedFields()  # the fields of alike statuses, found once
 
     def update(self, new: JSON, old: JSON | None, manager: str | None) -> None:
         """Record an Update by `manager` in `new` (old is None on create). Mutates `new`."""
@@ -188,7 +190,7 @@ class FieldManager:
         # subresource; sent ones that cannot be read fall back to the stored ones
         explicit = not self.subresource and sent is not None and sent != stored
         # managedFields are compared too (shared with the stored ones, unless sent): STRIPPED drops them
-        changes = compare(old if old is not None else self.zero, new, self.tree)
+        changes = compare(old if old is not None else self.zero, new, self.tree, self._added)
         changed = difference(changes.changed, STRIPPED)
         if old is None:
             # on update the strategy has already put back what this endpoint may not change

@@ -7,12 +7,11 @@ a child node. A child node may also hold the reserved keys below, taken from the
     tree["spec"]["containers"] == {"$mergeKey": "name", "$strategy": "merge", "$listType": "map",
                                    "$listMapKeys": ["name"], "ports": {...}, "env": {...}, ...}
 
-Trees are cached per schema class and shared: treat them as read-only.
+Trees are shared by everything that patches or tracks fields of a kind: treat them as read-only.
 """
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from marshmallow import Schema, fields
@@ -31,11 +30,10 @@ _RESERVED = (
 
 
 def patch_tree(schema: Schema | type[Schema]) -> dict[str, Any]:
-    """The PatchTree of `schema` (an instance or a class)."""
+    """The PatchTree of `schema` (an instance or a class), built anew: a registry builds its kind's once."""
     return _tree(schema if isinstance(schema, type) else type(schema))
 
 
-@cache
 def _tree(schema_class: type[Schema]) -> dict[str, Any]:
     node: dict[str, Any] = {}
     for name, declared in schema_class._declared_fields.items():

@@ -5,7 +5,6 @@ from __future__ import annotations
 import ipaddress
 import re
 from collections.abc import Callable
-from functools import lru_cache
 
 NameValidator = Callable[[str, bool], list[str]]
 """Upstream's ValidateNameFunc: (name, is_prefix) -> messages."""
@@ -89,39 +88,24 @@ def inclusive_range_error(lo: int, hi: int) -> str:
 
 
 def is_dns1123_label(value: str) -> list[str]:
-    return list(_is_dns1123_label(value))
-
-
-@lru_cache(maxsize=4096)
-def _is_dns1123_label(value: str) -> tuple[str, ...]:
     errs: list[str] = []
     if len(value) > DNS1123_LABEL_MAX:
         errs.append(max_len_error(DNS1123_LABEL_MAX))
     if not _DNS1123_LABEL_RE.fullmatch(value):
         errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
-    return tuple(errs)
+    return errs
 
 
 def is_dns1123_subdomain(value: str) -> list[str]:
-    return list(_is_dns1123_subdomain(value))
-
-
-@lru_cache(maxsize=4096)
-def _is_dns1123_subdomain(value: str) -> tuple[str, ...]:
     errs: list[str] = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:
         errs.append(max_len_error(DNS1123_SUBDOMAIN_MAX))
     if not _DNS1123_SUBDOMAIN_RE.fullmatch(value):
         errs.append(regex_error(_DNS1123_SUBDOMAIN_MSG, _DNS1123_SUBDOMAIN_FMT, "example.com"))
-    return tuple(errs)
+    return errs
 
 
 def is_qualified_name(value: str) -> list[str]:
-    return list(_is_qualified_name(value))
-
-
-@lru_cache(maxsize=4096)
-def _is_qualified_name(value: str) -> tuple[str, ...]:
     """A "qualified name" (label key): optional DNS-subdomain prefix, '/', and a name of <= 63 chars."""
     errs: list[str] = []
     parts = value.split("/")
@@ -134,32 +118,27 @@ def _is_qualified_name(value: str) -> tuple[str, ...]:
         else:
             errs.extend("prefix part " + msg for msg in is_dns1123_subdomain(prefix))
     else:
-        return (
+        return [
             "a qualified name "
             + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc")
-            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')",
-        )
+            + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"
+        ]
     if not name:
         errs.append("name part " + empty_error())
     elif len(name) > QUALIFIED_NAME_MAX:
         errs.append("name part " + max_len_error(QUALIFIED_NAME_MAX))
     if not _QNAME_RE.fullmatch(name):
         errs.append("name part " + regex_error(_QNAME_MSG, _QNAME_FMT, "MyName", "my.name", "123-abc"))
-    return tuple(errs)
+    return errs
 
 
 def is_valid_label_value(value: str) -> list[str]:
-    return list(_is_valid_label_value(value))
-
-
-@lru_cache(maxsize=4096)
-def _is_valid_label_value(value: str) -> tuple[str, ...]:
     errs: list[str] = []
     if len(value) > LABEL_VALUE_MAX:
         errs.append(max_len_error(LABEL_VALUE_MAX))
     if not _LABEL_VALUE_RE.fullmatch(value):
         errs.append(regex_error(_LABEL_VALUE_MSG, _LABEL_VALUE_FMT, "MyValue", "my_value", "12345"))
-    return tuple(errs)
+    return errs
 
 
 def is_c_identifier(value: str) -> list[str]:
@@ -237,7 +216,6 @@ def is_http_header_name(value: str) -> list[str]:
     return [regex_error(_HTTP_HEADER_MSG, _HTTP_HEADER_FMT, "X-Header-Name")]
 
 
-@lru_cache(maxsize=4096)
 def parse_ip_sloppy(value: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
     """Like Go's netutils.ParseIPSloppy: IPv4 octets may carry leading zeros; no IPv6 zones."""
     if "%" in value:

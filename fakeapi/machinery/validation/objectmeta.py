@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -29,8 +28,11 @@ FIELD_IMMUTABLE = "field is immutable"
 IS_NEGATIVE = "must be greater than or equal to 0"
 _STANDARD_FINALIZERS = frozenset({"kubernetes", "orphan", "foregroundDeletion"})
 _FIELD_MANAGER_MAX = 128
-_MEMO_ANNOTATIONS_UP_TO = 4096  # characters of values; kubectl's last-applied-configuration is bigger
 _MEMO_SHARED_META_UP_TO = 4096  # bytes of JSON: parts bigger than that are checked without the memo
+
+SharedMetaChecks = Callable[[bytes, str], tuple[FieldError, ...]]
+"""`shared_meta_checks`, remembered by its owner (a pod strategy): objects made from one template
+share their labels, annotations, owner references and finalizers."""
 
 
 def validate_label_name(key: str, path: str) -> list[FieldError]:
@@ -39,50 +41,26 @@ def validate_label_name(key: str, path: str) -> list[FieldError]:
 
 def validate_labels(labels: Any, path: str) -> list[FieldError]:
     """Label keys and values; every error is reported at `path` itself (not keyed), as upstream does."""
-    return _memoised(_label_errors, labels, path)
+    errs: list[FieldError] = []
+    for key, value in as_dict(labels).items():
+        errs += validate_label_name(key, path)
+        errs += [fe.invalid(path, value, msg) for msg in names.is_valid_label_value(as_str(value))]
+    return errs
 
 
 def validate_annotations(annotations: Any, path: str) -> list[FieldError]:
-    items = as_dict(annotations)
-    if sum(len(as_str(value)) for value in items.values()) > _MEMO_ANNOTATIONS_UP_TO:
-        return list(_annotation_errors.__wrapped__(tuple(items.items()), path))  # too big to keep
-    return _memoised(_annotation_errors, items, path)
-
-
-def _memoised(check: Callable[[tuple[tuple[str, Any], ...], str], tuple[FieldError, ...]], mapping: Any,
-              path: str) -> list[FieldError]:
-    """A check of a string map, memoised on its items: objects made from one template share them."""
-    items = tuple(as_dict(mapping).items())
-    if not items:
-        return []
-    try:
-        return list(check(items, path))
-    except TypeError:  # an unhashable value: not a string map, checked without the memo
-        return list(check.__wrapped__(items, path))  # type: ignore[attr-defined]
-
-
-@lru_cache(maxsize=1024)
-def _label_errors(items: tuple[tuple[str, Any], ...], path: str) -> tuple[FieldError, ...]:
-    errs: list[FieldError] = []
-    for key, value in items:
-        errs += validate_label_name(key, path)
-        errs += [fe.invalid(path, value, msg) for msg in names.is_valid_label_value(as_str(value))]
-    return tuple(errs)
-
-
-@lru_cache(maxsize=1024)
-def _annotation_errors(items: tuple[tuple[str, Any], ...], path: str) -> tuple[FieldError, ...]:
     errs: list[FieldError] = []
     total = 0
-    for key, value in items:
+    items = as_dict(annotations)
+    for key, value in items.items():
         # A qualified name, except that case does not matter.
         errs += [fe.invalid(path, key, msg) for msg in names.is_qualified_name(key.lower())]
         total += len(key) + len(as_str(value))
     if total * 4 > TOTAL_ANNOTATION_SIZE_LIMIT:  # only then can the UTF-8 size exceed the limit
-        size = sum(len(k.encode()) + len(as_str(v).encode()) for k, v in items)
+        size = sum(len(k.encode()) + len(as_str(v).encode()) for k, v in items.items())
         if size > TOTAL_ANNOTATION_SIZE_LIMIT:
             errs.append(fe.too_long(path, TOTAL_ANNOTATION_SIZE_LIMIT))
-    return tuple(errs)
+    return errs
 
 
 def _owner_reference_literal(ref: JSON) -> GoText:
@@ -207,9 +185,11 @@ def validate_object_meta(
     name_validator: names.NameValidator = names.name_is_dns_subdomain,
     *,
     kube_finalizers: bool = True,
+    remembered: SharedMetaChecks | None = None,
 ) -> list[FieldError]:
     """ObjectMeta on create (name generation already done). `kube_finalizers` adds core's check that
-    an unqualified finalizer is a standard one; the registry's generic pass runs without it."""
+    an unqualified finalizer is a standard one; the registry's generic pass runs without it.
+    `remembered` is the caller's memo of `shared_meta_checks`."""
     errs: list[FieldError] = []
     generate_name = as_str(meta.get("generateName"))
     if generate_name:
@@ -236,7 +216,8 @@ def validate_object_meta(
     if generation < 0:
         errs.append(fe.invalid(f"{path}.generation", generation, IS_NEGATIVE))
     errs += _shared_meta_errors(
-        (meta.get("labels"), meta.get("annotations"), meta.get("ownerReferences"), meta.get("finalizers")), path
+        (meta.get("labels"), meta.get("annotations"), meta.get("ownerReferences"), meta.get("finalizers")), path,
+        remembered,
     )
     errs += validate_managed_fields(meta.get("managedFields"), f"{path}.managedFields")
     if kube_finalizers:
@@ -244,21 +225,24 @@ def validate_object_meta(
     return errs
 
 
-def _shared_meta_errors(parts: tuple[Any, Any, Any, Any], path: str) -> list[FieldError]:
-    """The labels, annotations, owner references and finalizers checks: objects made from one
-    template share these parts, so the checks are memoised on their JSON (when it is small)."""
+def _shared_meta_errors(parts: tuple[Any, Any, Any, Any], path: str,
+                        remembered: SharedMetaChecks | None) -> list[FieldError]:
+    """The labels, annotations, owner references and finalizers checks, through `remembered` when
+    the parts' JSON is small."""
+    if remembered is None:
+        return _shared_meta_checks(parts, path)
     try:
         key = orjson.dumps(parts)
     except TypeError:  # not plain JSON (a YAML date, a non-string key): checked as it is
         return _shared_meta_checks(parts, path)
     if len(key) > _MEMO_SHARED_META_UP_TO:
         return _shared_meta_checks(parts, path)
-    return list(_memoised_shared_meta_checks(key, path))
+    return list(remembered(key, path))
 
 
-@lru_cache(maxsize=1024)
-def _memoised_shared_meta_checks(key: bytes, path: str) -> tuple[FieldError, ...]:
-    return tuple(_shared_meta_checks(tuple(orjson.loads(key)), path))
+def shared_meta_checks(parts_json: bytes, path: str) -> tuple[FieldError, ...]:
+    """The labels, annotations, owner references and finalizers checks of their JSON (a 4-list)."""
+    return tuple(_shared_meta_checks(tuple(orjson.loads(parts_json)), path))
 
 
 def _shared_meta_checks(parts: tuple[Any, Any, Any, Any], path: str) -> list[FieldError]:
@@ -327,7 +311,7 @@ def validate_object_meta_update(
 def same_metadata(new_meta: JSON, old_meta: JSON) -> bool:
     """Nothing but the server-kept resourceVersion and managedFields differs: metadata that was valid
     when stored still is, so update writes (most are status writes) can skip re-checking it."""
-    # the common answer in one comparison done in C (a Python loop over the keys costs ~2.5x more)
+    # the common answer in one comparison done in C (a Python loop over the keys costs more)
     if {**new_meta, **_SERVER_KEPT_BLANK} == {**old_meta, **_SERVER_KEPT_BLANK}:
         return True
     # a key set to null on one side and absent on the other is still the same

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from fakeapi.machinery import fielderrors as fe
@@ -26,7 +25,6 @@ def is_native(name: str) -> bool:
     return "/" not in name or "kubernetes.io/" in name
 
 
-@lru_cache(maxsize=1024)
 def is_extended(name: str) -> bool:
     if is_native(name) or name.startswith("requests."):
         return False
@@ -52,6 +50,5 @@ def quantity_errors(name: str, raw: Any, value: Fraction, path: str) -> list[Fie
     return errs
 
 
-@lru_cache(maxsize=1024)
 def _is_integer_resource(name: str) -> bool:
     return name in _INTEGER or is_extended(name)

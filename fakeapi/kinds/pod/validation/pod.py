@@ -8,6 +8,7 @@ nothing, and then it cannot find anything this did not already check.
 
 from __future__ import annotations
 
+from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.kinds.pod.validation.annotations import (
     APPARMOR_PREFIX,
     SECCOMP_CONTAINER_PREFIX,
@@ -35,9 +36,9 @@ __all__ = [
 _SECURITY_ANNOTATION_PREFIXES = (SECCOMP_POD, SECCOMP_CONTAINER_PREFIX, APPARMOR_PREFIX)
 
 
-def validate_pod_create(pod: JSON) -> list[FieldError]:
+def validate_pod_create(pod: JSON, memo: PodRemembered | None = None) -> list[FieldError]:
     """ValidatePodCreate for a defaulted, prepared pod."""
-    errs = validate_pod_metadata_and_spec(pod)
+    errs = validate_pod_metadata_and_spec(pod, memo)
     meta, spec = as_dict(pod.get("metadata")), as_dict(pod.get("spec"))
     if as_list(spec.get("ephemeralContainers")):
         errs.append(fe.forbidden("spec.ephemeralContainers", "cannot be set on create"))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import orjson
 
+from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.kinds.pod.validation.annotations import validate_pod_specific_annotations
 from fakeapi.kinds.pod.validation.container import (
     validate_containers,
@@ -346,25 +346,33 @@ def _pod_only_spec_checks(spec: JSON, pod_name: str) -> list[FieldError]:
     return errs
 
 
-@lru_cache(maxsize=512)
-def _cached_spec_checks(spec_json: bytes, pod_name: str) -> tuple[FieldError, ...]:
+def spec_checks(spec_json: bytes, pod_name: str) -> tuple[FieldError, ...]:
+    """The spec checks of a spec's JSON (see `_spec_checks`)."""
     return tuple(_pod_only_spec_checks(orjson.loads(spec_json), pod_name))
 
 
-def _spec_checks(spec: JSON, pod_name: str) -> list[FieldError]:
-    """The spec checks, memoised on the spec's content: pods from one template share a spec, and
+def _spec_checks(spec: JSON, pod_name: str, memo: PodRemembered | None) -> list[FieldError]:
+    """The spec checks, through the memo when there is one: pods from one template share a spec, and
     an update that touches only metadata re-validates an unchanged spec. The pod name matters only
-    for generic ephemeral volumes (their PVC names)."""
+    for generic ephemeral volumes (their PVC names are made from it)."""
+    if memo is None:
+        return _pod_only_spec_checks(spec, pod_name)
     try:
         spec_json = orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)
-    except TypeError:
+    except TypeError:  # not plain JSON (a YAML date, a non-string key): checked as it is
         return _pod_only_spec_checks(spec, pod_name)
-    return list(_cached_spec_checks(spec_json, pod_name if b'"ephemeral"' in spec_json else ""))
+    return list(memo.spec_checks(spec_json, pod_name if _has_ephemeral_volume(spec) else ""))
 
 
-def validate_pod_metadata_and_spec(pod: JSON) -> list[FieldError]:
-    """validatePodMetadataAndSpec: ObjectMeta, pod annotations, the spec, then the pod-only checks."""
+def _has_ephemeral_volume(spec: JSON) -> bool:
+    return any(as_dict(volume).get("ephemeral") is not None for volume in as_list(spec.get("volumes")))
+
+
+def validate_pod_metadata_and_spec(pod: JSON, memo: PodRemembered | None = None) -> list[FieldError]:
+    """validatePodMetadataAndSpec: ObjectMeta, pod annotations, the spec, then the pod-only checks.
+    `memo` (a pod strategy's) remembers the checks of parts that pods from one template share."""
     meta, spec = as_dict(pod.get("metadata")), as_dict(pod.get("spec"))
-    errs = validate_object_meta(meta, True, "metadata", names.name_is_dns_subdomain)
+    errs = validate_object_meta(meta, True, "metadata", names.name_is_dns_subdomain,
+                                remembered=memo.shared_meta_checks if memo else None)
     errs += validate_pod_specific_annotations(as_dict(meta.get("annotations")), spec, "metadata.annotations")
-    return errs + _spec_checks(spec, as_str(meta.get("name")))
+    return errs + _spec_checks(spec, as_str(meta.get("name")), memo)

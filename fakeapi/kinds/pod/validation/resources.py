@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 from fakeapi.machinery import fielderrors as fe
@@ -40,7 +38,6 @@ def is_hugepages(name: str) -> bool:
     return name.startswith(HUGEPAGES_PREFIX)
 
 
-@lru_cache(maxsize=1024)
 def is_overcommit_allowed(name: str) -> bool:
     return is_native(name) and not is_hugepages(name) and name not in _NO_OVERCOMMIT
 
@@ -77,17 +74,6 @@ def validate_pod_resource_name(name: str, path: str) -> list[FieldError]:
     return []
 
 
-@lru_cache(maxsize=1024)
-def _cached_name_errors(check: ResourceNameCheck, name: str) -> tuple[FieldError, ...]:
-    return tuple(check(name, ""))
-
-
-def _name_errors(check: ResourceNameCheck, name: str, path: str) -> list[FieldError]:
-    """Resource-name checks depend on the name only: computed once per name, then re-pathed."""
-    cached = _cached_name_errors(check, name)
-    return [replace(error, field=path) for error in cached] if cached else []
-
-
 def _hugepage_error(name: str, raw: Any, value: Fraction) -> str | None:
     page = quantity(name[len(HUGEPAGES_PREFIX) :])
     if page is not None and page > 0 and math.ceil(value) % math.ceil(page) == 0:
@@ -112,7 +98,7 @@ def validate_requirements(
             if value is not None and value >= 0 and name_check is not validate_pod_resource_name:
                 continue  # the common case, valid by construction
         at = f"{limits_path}[{name}]"
-        errs += _name_errors(name_check, name, at)
+        errs += name_check(name, at)
         if value is not None:
             errs += quantity_errors(name, raw, value, at)
         if is_hugepages(name):
@@ -125,7 +111,7 @@ def validate_requirements(
         common = name in _QOS_RESOURCES and value is not None and value >= 0
         if not common or name_check is validate_pod_resource_name:
             at = f"{requests_path}[{name}]"
-            errs += _name_errors(name_check, name, at)
+            errs += name_check(name, at)
             if value is not None:
                 errs += quantity_errors(name, raw, value, at)
         if name in limits:

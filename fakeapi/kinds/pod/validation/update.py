@@ -6,6 +6,7 @@ from typing import Any
 
 import orjson
 
+from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.kinds.pod.validation.annotations import MIRROR_POD, validate_pod_specific_annotation_updates
 from fakeapi.kinds.pod.validation.podspec import validate_pod_metadata_and_spec
 from fakeapi.kinds.pod.validation.scheduling import validate_tolerations
@@ -151,14 +152,14 @@ def _gated_changes(munged: JSON, old_spec: JSON, errs: list[FieldError]) -> None
         munged["affinity"] = {**new_affinity, "nodeAffinity": old_node}
 
 
-def validate_pod_update(new: JSON, old: JSON) -> list[FieldError]:
+def validate_pod_update(new: JSON, old: JSON, memo: PodRemembered | None = None) -> list[FieldError]:
     """ValidatePodUpdate: metadata update rules, the full create-time checks on the new pod, the
     pod annotation rules, then spec mutability. (rest.BeforeUpdate's generic ObjectMeta checks are
     `meta.validate_common_update`, which the registry runs first.)"""
     new_meta, old_meta = as_dict(new.get("metadata")), as_dict(old.get("metadata"))
     new_spec, old_spec = as_dict(new.get("spec")), as_dict(old.get("spec"))
     errs = validate_object_meta_update(new_meta, old_meta)
-    errs += validate_pod_metadata_and_spec(new)
+    errs += validate_pod_metadata_and_spec(new, memo)
     errs += validate_pod_specific_annotation_updates(new, old, "metadata.annotations")
     for key in ("containers", "initContainers"):
         found, stop = _container_updates(

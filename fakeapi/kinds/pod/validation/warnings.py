@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 import orjson
 
+from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.kinds.pod.validation.annotations import SECCOMP_CONTAINER_PREFIX, SECCOMP_POD
 from fakeapi.kinds.pod.validation.podspec import visit_containers
 from fakeapi.machinery.types import JSON
@@ -134,9 +134,10 @@ def _null_affinity_selectors(spec: JSON) -> list[str]:
     return warnings
 
 
-def warnings_on_create(pod: JSON) -> list[str]:
+def warnings_on_create(pod: JSON, memo: PodRemembered | None = None) -> list[str]:
     """WarningsOnCreate: the DNS-label name warning, then the cheap part of GetWarningsForPod in
-    upstream's order (port-overlap and projected-path warnings are not produced)."""
+    upstream's order (port-overlap and projected-path warnings are not produced). The rest depends on
+    the spec and annotations only, which pods from one template share: `memo` remembers it."""
     meta, spec = as_dict(pod.get("metadata")), as_dict(pod.get("spec"))
     warnings: list[str] = []
     label_errors = names.is_dns1123_label(as_str(meta.get("name")))
@@ -145,16 +146,23 @@ def warnings_on_create(pod: JSON) -> list[str]:
             "metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; "
             f"a DNS label is recommended: [{' '.join(label_errors)}]"
         )
-    # the rest depends on the spec and annotations only: pods made from one template share it
-    template = orjson.dumps([spec, meta.get("annotations")], option=orjson.OPT_SORT_KEYS)
-    return warnings + list(_template_warnings(template))
+    if memo is None:
+        return warnings + _template_warnings(spec, meta.get("annotations"))
+    try:
+        template = orjson.dumps([spec, meta.get("annotations")], option=orjson.OPT_SORT_KEYS)
+    except TypeError:  # not plain JSON (a YAML date, a non-string key): worked out as it is
+        return warnings + _template_warnings(spec, meta.get("annotations"))
+    return warnings + list(memo.template_warnings(template))
 
 
-@lru_cache(maxsize=512)
-def _template_warnings(template: bytes) -> tuple[str, ...]:
-    spec_value, annotations_value = orjson.loads(template)
+def template_warnings(template_json: bytes) -> tuple[str, ...]:
+    """The warnings of a pod's [spec, annotations] JSON (see `warnings_on_create`)."""
+    spec, annotations = orjson.loads(template_json)
+    return tuple(_template_warnings(as_dict(spec), annotations))
+
+
+def _template_warnings(spec: JSON, annotations_value: Any) -> list[str]:
     meta: JSON = {"annotations": annotations_value} if annotations_value is not None else {}
-    spec = as_dict(spec_value)
     warnings: list[str] = []
     warnings += _scheduling(spec)
     annotations = as_dict(meta.get("annotations"))
@@ -192,4 +200,4 @@ def _template_warnings(template: bytes) -> tuple[str, ...]:
     if isinstance(grace, int) and grace < 0:
         detail = "must be >= 0; negative values are invalid and will be treated as 1"
         warnings.append(f"spec.terminationGracePeriodSeconds: {detail}")
-    return tuple(warnings + _null_affinity_selectors(spec))
+    return warnings + _null_affinity_selectors(spec)
