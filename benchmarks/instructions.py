@@ -1,5 +1,5 @@
 """CPU instructions per request, counted by valgrind's callgrind: an A/B measure that machine noise
-does not move (throughput on a shared 2-core machine drifts 20-60% between runs).
+does not move (throughput on a shared machine drifts a lot between runs; see docs/performance.md).
 
     python benchmarks/instructions.py [--pods 300] [--command 'python -m fakeapi serve --port {port} --simulate none']
 

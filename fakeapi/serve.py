@@ -41,7 +41,7 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
         seed_from_file(app[api_key], seed_file)
     # Everything built so far (modules, schemas, plans) lives as long as the server: keep it out of
     # the collector's way, and collect young objects less often (each request allocates thousands).
-    # (No gc.collect() first: it finds nothing after the imports and costs ~50 ms of every start.)
+    # (No gc.collect() first: it finds nothing after the imports and would slow every start.)
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     # handler_cancellation: a watch whose client went away is cancelled at once (aiohttp's default keeps

@@ -2,7 +2,7 @@
 leaves as an upstream-shaped Status (an unexpected exception is logged and becomes a 500).
 
 A wrapper per route rather than an aiohttp middleware: around a middleware aiohttp adds a layer of
-its own to every request (about 13K instructions, 5% of a GET). Paths no route serves reach
+its own to every request (a measurable share of a GET). Paths no route serves reach
 `routing.Unmatched`, the last resource, so that they too are answered with a Status.
 """
 

@@ -132,7 +132,7 @@ def _check_expansion(root: Any, max_bytes: int | None) -> None:
 @cache
 def _loader_class() -> Any:
     """A safe loader (libyaml's where installed) whose values are plain JSON. Built on first use:
-    importing PyYAML costs ~30 ms of every start, and most sessions send JSON."""
+    importing PyYAML slows every start, and most sessions send JSON."""
     import yaml
     from yaml.constructor import SafeConstructor
 
