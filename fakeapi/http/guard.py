@@ -17,7 +17,7 @@ from fakeapi.http.faults import inject_faults
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key
 from fakeapi.http.pretty import indent_if_asked
 from fakeapi.http.requestlog import CONTROL_PREFIX, record_request
-from fakeapi.http.responses import json_response
+from fakeapi.http.responses import status_response
 from fakeapi.http.routing import Unmatched
 from fakeapi.machinery.errors import (
     InternalError,
@@ -29,12 +29,6 @@ from fakeapi.machinery.errors import (
 )
 
 log = logging.getLogger("fakeapi")
-
-
-def status_response(error: StatusError) -> web.Response:
-    response = json_response(error.to_status(), status=error.code)
-    response.headers.update(error.headers)
-    return response
 
 
 def guarded(app: web.Application, handler: Handler, negotiated: bool = True) -> Handler:

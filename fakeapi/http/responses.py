@@ -1,10 +1,11 @@
-"""Building HTTP answers: JSON bodies from dicts or stored bytes, and Warning headers."""
+"""Building HTTP answers: JSON bodies from dicts or stored bytes, Status answers, and Warning headers."""
 
 from __future__ import annotations
 
 import orjson
 from aiohttp import web
 
+from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.types import JSON
 
 JSON_TYPE = "application/json"
@@ -18,6 +19,12 @@ def json_response(body: JSON | bytes, status: int = 200, warnings: list[str] | N
     if warnings:
         for warning in _unique(warnings):
             response.headers.add("Warning", warning_header(warning))
+    return response
+
+
+def status_response(error: StatusError) -> web.Response:
+    response = json_response(error.to_status(), status=error.code)
+    response.headers.update(error.headers)
     return response
 
 
