@@ -70,6 +70,12 @@ def parser() -> argparse.ArgumentParser:
                             "defaults, with ephemeral-storage=100Gi); allocatable is the same")
     serve.add_argument("--node-labels", type=node_labels, default={}, metavar="K=V,...",
                        help="labels of the nodes registered at start, besides the kubelet's own")
+    serve.add_argument("--idle-timeout", type=positive_seconds, default=90.0, metavar="SECONDS",
+                       help="close a connection that sends no new request for this long (default 90, "
+                            "upstream's); it also bounds the headers of each request after the first")
+    serve.add_argument("--read-header-timeout", type=positive_seconds, default=32.0, metavar="SECONDS",
+                       help="close a new connection whose first request's headers are not in by then "
+                            "(default 32, upstream's)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
@@ -174,7 +180,8 @@ def serve_command(args: argparse.Namespace) -> int:
                           request_log=args.request_log, request_log_bytes=args.request_log_bytes,
                           bookmark_interval=args.bookmark_interval,
                           seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins,
-                          simulation=simulation)
+                          simulation=simulation, idle_timeout=args.idle_timeout,
+                          read_header_timeout=args.read_header_timeout)
     _use_uvloop()
     try:
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))

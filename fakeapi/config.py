@@ -48,3 +48,5 @@ class ServerConfig:
     # admission plugins turned off, by upstream name (kube-apiserver's --disable-admission-plugins)
     disabled_admission_plugins: frozenset[str] = field(default_factory=frozenset)
     simulation: SimulationConfig = field(default_factory=SimulationConfig)  # off unless asked for
+    idle_timeout: float = 90.0  # seconds a connection may wait for its next request (upstream's http.Server)
+    read_header_timeout: float = 32.0  # seconds a new connection has to send its first request's headers

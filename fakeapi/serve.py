@@ -16,14 +16,13 @@ import socket
 import sys
 from pathlib import Path
 
-from aiohttp import web
-
 from fakeapi.app import create_app
 from fakeapi.cluster import Api
 from fakeapi.config import ServerConfig
-from fakeapi.http.accesslog import RequestLine, stream_logger
+from fakeapi.http.accesslog import stream_logger
 from fakeapi.http.keys import api_key
 from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.errors import StatusError
 from fakeapi.seeding import seed
 
@@ -44,18 +43,15 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
     # (No gc.collect() first: it finds nothing after the imports and would slow every start.)
     gc.freeze()
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
-    # handler_cancellation: a watch whose client went away is cancelled at once (aiohttp's default keeps
-    # a streaming handler until its next write)
-    runner = web.AppRunner(app, handle_signals=False, handler_cancellation=True,
-                           access_log=stream_logger(sys.stderr) if log_requests else None,
-                           access_log_class=RequestLine)
+    runner = app_runner(app, stream_logger(sys.stderr) if log_requests else None)
     await runner.setup()
     try:
+        site = Listener(runner, host, port)
         try:
-            await web.TCPSite(runner, host, port).start()
+            await site.start()
         except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA cannot encode
             raise bind_error(error, host, port) from None
-        url = f"http://{_url_host(host)}:{runner.addresses[0][1]}"
+        url = f"http://{_url_host(host)}:{site.port}"
         if kubeconfig is not None:
             try:
                 write_kubeconfig(kubeconfig, url)

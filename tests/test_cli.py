@@ -210,6 +210,8 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
                                  "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
                                  "is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
     ("--simulate", "kubelet", "invalid choice: 'kubelet' (choose from 'cluster', 'scheduler', 'none')"),
+    ("--idle-timeout", "1m", "'1m' is not a number of seconds"),
+    ("--read-header-timeout", "-1", "-1 is not a duration: give more than 0 seconds"),
 ])
 def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:

@@ -24,6 +24,7 @@ from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import simulation_key
@@ -34,7 +35,6 @@ Requests = list[RecordedRequest]
 Rules = list[FaultRule]
 Fired = list[FiredFault]
 CALL_TIMEOUT = 30.0  # seconds a direct state call waits for the server thread
-SHUTDOWN_TIMEOUT = 0.2  # seconds open watches and log streams get before they are cancelled at stop
 
 
 class FakeAPIServer:
@@ -157,17 +157,16 @@ class FakeAPIServer:
     # ---- serving
 
     async def _serve(self) -> None:
-        # handler_cancellation: a watch or log stream whose client left ends at once
-        runner = web.AppRunner(self.app, access_log=None, handle_signals=False, handler_cancellation=True,
-                               shutdown_timeout=SHUTDOWN_TIMEOUT)
+        runner = app_runner(self.app)
         await runner.setup()
+        site = Listener(runner, self.host, self.port)
         try:
-            await web.TCPSite(runner, self.host, self.port).start()
+            await site.start()
         except BaseException:
             await runner.cleanup()
             raise
         self._runner = runner
-        self.port = runner.addresses[0][1]
+        self.port = site.port
         self.url = f"http://{self.host}:{self.port}"
 
     async def _shutdown(self) -> None:
