@@ -18,13 +18,16 @@ from fakeapi.http.keys import (
     StateFollower,
     api_key,
     config_key,
+    deadlines_key,
     faults_key,
+    inflight_key,
     request_log_key,
     served_key,
     state_followers_key,
     watch_hub_key,
     watch_writer_key,
 )
+from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
 from fakeapi.http.requestlog import RequestLog
@@ -53,6 +56,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[api_key] = api
     app[faults_key] = Faults()
     app[request_log_key] = RequestLog(config.request_log, config.request_log_bytes)
+    app[inflight_key] = InFlight(config.max_requests_inflight, config.max_mutating_requests_inflight)
+    app[deadlines_key] = Deadlines(config.request_timeout)
     app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
     api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)

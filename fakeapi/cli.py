@@ -70,6 +70,14 @@ def parser() -> argparse.ArgumentParser:
                             "defaults, with ephemeral-storage=100Gi); allocatable is the same")
     serve.add_argument("--node-labels", type=node_labels, default={}, metavar="K=V,...",
                        help="labels of the nodes registered at start, besides the kubelet's own")
+    serve.add_argument("--max-requests-inflight", type=count, default=400, metavar="N",
+                       help="reads handled at once; past it the answer is 429 with Retry-After, as upstream's; "
+                            "watches and pod logs are not counted; 0 for no limit (default 400)")
+    serve.add_argument("--max-mutating-requests-inflight", type=count, default=200, metavar="N",
+                       help="writes handled at once, as --max-requests-inflight for reads (default 200)")
+    serve.add_argument("--request-timeout", type=positive_seconds, default=60.0, metavar="SECONDS",
+                       help="time a request may take, its body upload included, before a 504; watches and pod "
+                            "logs are not limited (default 60, as upstream)")
     serve.add_argument("--idle-timeout", type=positive_seconds, default=90.0, metavar="SECONDS",
                        help="close a connection that sends no new request for this long (default 90, "
                             "upstream's); it also bounds the headers of each request after the first")
@@ -180,7 +188,9 @@ def serve_command(args: argparse.Namespace) -> int:
                           request_log=args.request_log, request_log_bytes=args.request_log_bytes,
                           bookmark_interval=args.bookmark_interval,
                           seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins,
-                          simulation=simulation, idle_timeout=args.idle_timeout,
+                          simulation=simulation, max_requests_inflight=args.max_requests_inflight,
+                          max_mutating_requests_inflight=args.max_mutating_requests_inflight,
+                          request_timeout=args.request_timeout, idle_timeout=args.idle_timeout,
                           read_header_timeout=args.read_header_timeout)
     _use_uvloop()
     try:

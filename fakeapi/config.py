@@ -48,5 +48,10 @@ class ServerConfig:
     # admission plugins turned off, by upstream name (kube-apiserver's --disable-admission-plugins)
     disabled_admission_plugins: frozenset[str] = field(default_factory=frozenset)
     simulation: SimulationConfig = field(default_factory=SimulationConfig)  # off unless asked for
+    # requests handled at once, reads and writes (upstream's in-flight limits; 0: no limit); watches and
+    # pod logs are not counted
+    max_requests_inflight: int = 400
+    max_mutating_requests_inflight: int = 200
+    request_timeout: float = 60.0  # seconds a request other than a watch or pod log may take (upstream's)
     idle_timeout: float = 90.0  # seconds a connection may wait for its next request (upstream's http.Server)
     read_header_timeout: float = 32.0  # seconds a new connection has to send its first request's headers

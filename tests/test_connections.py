@@ -6,6 +6,7 @@ Raw sockets on 127.0.0.1 play the clients that HTTP libraries would not be: sile
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -55,7 +56,7 @@ def request(path: str, method: str = "GET", headers: str = "", body: bytes = b""
 
 @pytest.fixture
 def server() -> Iterator[FakeAPIServer]:
-    config = ServerConfig(idle_timeout=SHORT, read_header_timeout=SHORT)
+    config = ServerConfig(idle_timeout=SHORT, read_header_timeout=SHORT, request_timeout=SHORT)
     with FakeAPIServer(config=config) as started:
         yield started
 
@@ -87,6 +88,32 @@ def test_headers_in_time_keep_the_connection_for_the_next_request() -> None:
             with pytest.raises(TimeoutError):
                 sock.recv(1)
             sock.settimeout(SECONDS)
+
+
+def test_an_upload_cut_short_gets_upstreams_504_after_the_request_timeout(server: FakeAPIServer) -> None:
+    connection = http.client.HTTPConnection(server.host, server.port, timeout=SECONDS)
+    try:
+        connection.putrequest("POST", PODS)
+        connection.putheader("Content-Type", "application/json")
+        connection.putheader("Content-Length", "1000")
+        connection.endheaders(b'{"metadata": ')  # and the other 987 bytes never come
+        response = connection.getresponse()
+        answer = (response.status, json.loads(response.read()))
+    finally:
+        connection.close()
+    assert answer == (504, {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+                            "message": "Timeout: request did not complete within the allotted timeout",
+                            "reason": "Timeout", "details": {}, "code": 504})
+    assert server.list("pods") == []
+
+
+def test_watches_outlive_the_request_timeout(server: FakeAPIServer) -> None:
+    """Long-running requests are exempt: a watch runs to its own timeoutSeconds and ends cleanly."""
+    with closing(connect(server.url)) as sock:
+        sock.sendall(request(PODS + "?watch=true&timeoutSeconds=1", headers="Connection: close\r\n"))
+        answer = receive_all(sock)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n")
+    assert answer.endswith(b"\r\n0\r\n\r\n")  # the chunked stream's own end, not a cut
 
 
 # ---- a subprocess server, as `fakeapi serve` runs

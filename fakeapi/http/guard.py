@@ -14,6 +14,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from fakeapi.http.faults import inject_faults
+from fakeapi.http.gate import gated
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key
 from fakeapi.http.pretty import indent_if_asked
 from fakeapi.http.requestlog import CONTROL_PREFIX, record_request
@@ -74,7 +75,8 @@ class GuardedRouter:
         self.app = app
 
     def guard(self, handler: Handler, negotiated: bool = True) -> Handler:
-        return guarded(self.app, handler, negotiated)
+        """`handler` guarded, behind the gate (whose refusals are answered before anything is recorded)."""
+        return gated(self.app, guarded(self.app, handler, negotiated))
 
     def add_get(self, path: str, handler: Handler, negotiated: bool = True) -> None:
         self.router.add_get(path, self.guard(handler, negotiated))

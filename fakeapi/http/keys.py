@@ -9,6 +9,7 @@ from aiohttp import web
 from fakeapi.cluster import Api
 from fakeapi.config import ServerConfig
 from fakeapi.http.faults import Faults
+from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
@@ -20,6 +21,8 @@ watch_hub_key = web.AppKey("watch_hub", WatchHub)
 watch_writer_key = web.AppKey("watch_writer", WatchWriter)
 faults_key = web.AppKey("faults", Faults)  # fault rules and the faults they fired
 request_log_key = web.AppKey("request_log", RequestLog)  # what clients sent, and what they got
+inflight_key = web.AppKey("inflight", InFlight)  # the requests being handled, against their limits
+deadlines_key = web.AppKey("deadlines", Deadlines)  # when each request being handled must be done
 served_key = web.AppKey("served", list[ResourceInfo])  # every resource discovery lists, stored or not
 
 
