@@ -84,6 +84,10 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--read-header-timeout", type=positive_seconds, default=32.0, metavar="SECONDS",
                        help="close a new connection whose first request's headers are not in by then "
                             "(default 32, upstream's)")
+    serve.add_argument("--allowed-hosts", type=host_names, default=None, metavar="NAME,NAME",
+                       help="Host names to answer besides localhost, 127.0.0.1 and [::1], any port. On a "
+                            "loopback --host, other names get 403 (against DNS rebinding); on other addresses "
+                            "every name is answered unless this is given")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
@@ -122,6 +126,20 @@ def positive_seconds(text: str) -> float:
     if not number > 0:
         raise argparse.ArgumentTypeError(f"{text} is not a duration: give more than 0 seconds")
     return number
+
+
+def host_names(text: str) -> frozenset[str]:
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise argparse.ArgumentTypeError("give one or more host names, separated by commas")
+    for name in names:
+        if "/" in name:
+            raise argparse.ArgumentTypeError(f"{name!r} is not a host name: give the name alone, such as "
+                                             f"fakeapi.example")
+        if not name.startswith("[") and name.count(":") == 1 or name.startswith("[") and "]:" in name:
+            raise argparse.ArgumentTypeError(f"{name!r} has a port: give the name alone (every port is "
+                                             f"answered)")
+    return frozenset(names)
 
 
 def admission_plugins(text: str) -> frozenset[str]:
@@ -179,6 +197,7 @@ def _parse(kind: type[Number], text: str, what: str) -> Number:
 
 def serve_command(args: argparse.Namespace) -> int:
     from fakeapi.config import DEFAULT_NODE_CAPACITY, ServerConfig, SimulationConfig
+    from fakeapi.http.access import answered_hosts
     from fakeapi.serve import StartupError, serve
 
     simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
@@ -191,7 +210,8 @@ def serve_command(args: argparse.Namespace) -> int:
                           simulation=simulation, max_requests_inflight=args.max_requests_inflight,
                           max_mutating_requests_inflight=args.max_mutating_requests_inflight,
                           request_timeout=args.request_timeout, idle_timeout=args.idle_timeout,
-                          read_header_timeout=args.read_header_timeout)
+                          read_header_timeout=args.read_header_timeout,
+                          allowed_hosts=answered_hosts(args.host, args.allowed_hosts))
     _use_uvloop()
     try:
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))

@@ -55,3 +55,5 @@ class ServerConfig:
     request_timeout: float = 60.0  # seconds a request other than a watch or pod log may take (upstream's)
     idle_timeout: float = 90.0  # seconds a connection may wait for its next request (upstream's http.Server)
     read_header_timeout: float = 32.0  # seconds a new connection has to send its first request's headers
+    # Host names answered besides loopback ones (any port); None answers every name. See fakeapi.http.access.
+    allowed_hosts: frozenset[str] | None = None

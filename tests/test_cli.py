@@ -215,6 +215,11 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--request-timeout", "0", "0 is not a duration: give more than 0 seconds"),
     ("--idle-timeout", "1m", "'1m' is not a number of seconds"),
     ("--read-header-timeout", "-1", "-1 is not a duration: give more than 0 seconds"),
+    ("--allowed-hosts", "fakeapi:8080", "'fakeapi:8080' has a port: give the name alone (every port is answered)"),
+    ("--allowed-hosts", "[::1]:80", "'[::1]:80' has a port: give the name alone (every port is answered)"),
+    ("--allowed-hosts", "http://fakeapi", "'http://fakeapi' is not a host name: give the name alone, such as "
+                                          "fakeapi.example"),
+    ("--allowed-hosts", ",", "give one or more host names, separated by commas"),
 ])
 def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -273,3 +278,36 @@ def test_disabled_admission_plugins_do_not_run() -> None:
     finally:
         stop(process)
     assert "tolerations" not in created["spec"] and "priority" not in created["spec"]
+
+
+def _status(url: str, path: str, host: str, method: str = "GET") -> int:
+    request = urllib.request.Request(url + path, method=method, headers={"Host": host, "X-Fakeapi-Control": "1"})
+    try:
+        with urllib.request.urlopen(request, timeout=SECONDS) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        error.close()
+        return error.code
+
+
+def test_a_loopback_server_answers_loopback_names_only() -> None:
+    """A web page that rebinds its own name to 127.0.0.1 is refused: its requests carry its name."""
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0"], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        url = read_line(process).strip().rsplit(" ", 1)[-1]
+        assert _status(url, "/api/v1/namespaces", "localhost:8080") == 200
+        assert _status(url, "/api/v1/namespaces", "attacker.example:8080") == 403
+    finally:
+        stop(process)
+
+
+def test_allowed_hosts_are_answered_too() -> None:
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--allowed-hosts", "fakeapi,api.test"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = read_line(process).strip().rsplit(" ", 1)[-1]
+        assert [_status(url, "/version", host) for host in ("fakeapi:8080", "api.test", "127.0.0.1", "other")] \
+            == [200, 200, 200, 403]
+    finally:
+        stop(process)

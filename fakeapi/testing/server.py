@@ -20,6 +20,7 @@ from fakeapi import seeding
 from fakeapi.app import create_app
 from fakeapi.config import DEFAULT_NODE_CAPACITY, SIMULATION_MODES, ServerConfig, SimulationConfig
 from fakeapi.http import control
+from fakeapi.http.access import answered_hosts
 from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.requestlog import RecordedRequest
@@ -61,6 +62,8 @@ class FakeAPIServer:
             config = replace(config, disabled_admission_plugins=frozenset(disable_admission_plugins))
         if nodes is not None or simulate is not None:
             config = replace(config, simulation=simulation_config(nodes, simulate, node_capacity, node_labels))
+        if config.allowed_hosts is None:  # loopback answers loopback names only, as `fakeapi serve` does
+            config = replace(config, allowed_hosts=answered_hosts(host, None))
         self.config = config
         self.app = create_app(self.config, clock)
         self.api = self.app[api_key]
