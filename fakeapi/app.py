@@ -71,7 +71,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app.on_cleanup.append(simulation.on_cleanup)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
-    setup_control_routes(app, routes)
+    if config.control_api:
+        setup_control_routes(app, routes)
     routes.finish()
     return app
 

@@ -88,6 +88,9 @@ def parser() -> argparse.ArgumentParser:
                        help="Host names to answer besides localhost, 127.0.0.1 and [::1], any port. On a "
                             "loopback --host, other names get 403 (against DNS rebinding); on other addresses "
                             "every name is answered unless this is given")
+    serve.add_argument("--control-api", type=boolean, nargs="?", const=True, default=True, metavar="BOOL",
+                       help="serve the control API under /fakeapi/v1/; --control-api=false turns it off "
+                            "(default true)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
@@ -126,6 +129,15 @@ def positive_seconds(text: str) -> float:
     if not number > 0:
         raise argparse.ArgumentTypeError(f"{text} is not a duration: give more than 0 seconds")
     return number
+
+
+def boolean(text: str) -> bool:
+    """A flag value as Go's strconv.ParseBool reads it, as upstream's boolean flags take them."""
+    if text in ("1", "t", "T", "true", "TRUE", "True"):
+        return True
+    if text in ("0", "f", "F", "false", "FALSE", "False"):
+        return False
+    raise argparse.ArgumentTypeError(f"{text!r} is not true or false")
 
 
 def host_names(text: str) -> frozenset[str]:
@@ -211,7 +223,8 @@ def serve_command(args: argparse.Namespace) -> int:
                           max_mutating_requests_inflight=args.max_mutating_requests_inflight,
                           request_timeout=args.request_timeout, idle_timeout=args.idle_timeout,
                           read_header_timeout=args.read_header_timeout,
-                          allowed_hosts=answered_hosts(args.host, args.allowed_hosts))
+                          allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
+                          control_api=args.control_api)
     _use_uvloop()
     try:
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))

@@ -57,3 +57,4 @@ class ServerConfig:
     read_header_timeout: float = 32.0  # seconds a new connection has to send its first request's headers
     # Host names answered besides loopback ones (any port); None answers every name. See fakeapi.http.access.
     allowed_hosts: frozenset[str] | None = None
+    control_api: bool = True  # serve /fakeapi/v1/

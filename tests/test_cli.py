@@ -220,6 +220,7 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--allowed-hosts", "http://fakeapi", "'http://fakeapi' is not a host name: give the name alone, such as "
                                           "fakeapi.example"),
     ("--allowed-hosts", ",", "give one or more host names, separated by commas"),
+    ("--control-api", "no", "'no' is not true or false"),
 ])
 def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -302,12 +303,14 @@ def test_a_loopback_server_answers_loopback_names_only() -> None:
         stop(process)
 
 
-def test_allowed_hosts_are_answered_too() -> None:
-    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--allowed-hosts", "fakeapi,api.test"],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def test_allowed_hosts_and_the_control_api_turned_off() -> None:
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--allowed-hosts", "fakeapi,api.test",
+                                "--control-api=false"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         url = read_line(process).strip().rsplit(" ", 1)[-1]
         assert [_status(url, "/version", host) for host in ("fakeapi:8080", "api.test", "127.0.0.1", "other")] \
             == [200, 200, 200, 403]
+        assert _status(url, "/fakeapi/v1/requests", "fakeapi") == 404
+        assert _status(url, "/fakeapi/v1/reset", "fakeapi", "POST") == 404
     finally:
         stop(process)

@@ -361,10 +361,10 @@ async def append_log(request: web.Request) -> web.Response:
 
 
 async def _log_text(request: web.Request) -> str:
-    raw = await request.read()
-    charset = request.charset or "utf-8"
-    try:
-        return raw.decode(charset)
-    except (LookupError, UnicodeDecodeError):
-        raise BadRequest(f"the log text is not {charset} text") from None
+    """The text of a log body, `{"text": "..."}` (JSON, as every control API body)."""
+    body = _json_body(await request.read(), None)
+    if not isinstance(body, dict) or set(body) != {"text"} or not isinstance(body["text"], str):
+        raise BadRequest('a log body is a JSON object {"text": "..."}')
+    text: str = body["text"]
+    return text
 

@@ -96,7 +96,8 @@ async def test_nothing_is_made_again_in_a_namespace_being_deleted(client: Any) -
 
 
 async def test_a_reset_server_has_them_again(client: Any) -> None:
-    assert (await client.post("/fakeapi/v1/reset")).status == 200  # the store starts again from nothing
+    reset = await client.post("/fakeapi/v1/reset", headers={"X-Fakeapi-Control": "1"})
+    assert reset.status == 200  # the store starts again from nothing
     for namespace in ("default", "kube-system", "kube-public", "kube-node-lease"):
         await get(client, f"{NAMESPACES}/{namespace}/serviceaccounts/default")
         await get(client, f"{NAMESPACES}/{namespace}/configmaps/kube-root-ca.crt")

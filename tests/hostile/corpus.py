@@ -24,6 +24,8 @@ APPLY = {"Content-Type": "application/apply-patch+yaml"}
 
 BAD, TOO_LARGE, INVALID = (400, "BadRequest"), (413, "RequestEntityTooLarge"), (422, "Invalid")
 NOT_FOUND, NOT_ALLOWED, UNSUPPORTED = (404, "NotFound"), (405, "MethodNotAllowed"), (415, "UnsupportedMediaType")
+FORBIDDEN = (403, "Forbidden")
+CONTROL_HEADER = {"X-Fakeapi-Control": "1"}  # what the control API asks of requests that change state
 
 
 class Case(NamedTuple):
@@ -298,7 +300,7 @@ def control_cases() -> list[Case]:
         ("a seed List naming a file", "/seed", JSON, b'{"kind": "List", "items": "/etc/hostname"}', BAD),
         ("a seed array of a file name", "/seed", JSON, b'["/etc/passwd"]', BAD),
         ("a seed string naming a file", "/seed", JSON, b'"/etc/passwd"', BAD),
-        ("a seed text naming a file", "/seed", {"Content-Type": "text/plain"}, b"/etc/passwd", BAD),
+        ("a seed text naming a file", "/seed", {"Content-Type": "text/plain"}, b"/etc/passwd", UNSUPPORTED),
         ("a seed YAML naming a file", "/seed", YAML, b"/etc/passwd\n", BAD),
         ("a seed bomb", "/seed", YAML, billion_laughs(), BAD),
         ("a seed nested deep", "/seed", JSON, text({"items": [nested(150)]}), BAD),
@@ -311,15 +313,22 @@ def control_cases() -> list[Case]:
         ("a fault with an unknown field", "/faults", JSON, b'{"status": 500, "everything": true}', BAD),
         ("a fault that is a list", "/faults", JSON, b"[]", BAD),
         ("a fault nested deep", "/faults", JSON, text({"status": 500, "name": nested(150)}), BAD),
-        ("log text not UTF-8", "/logs/default/web/a", {"Content-Type": "text/plain"}, b"\xff\xfe", BAD),
-        ("log text in no charset", "/logs/default/web/a", {"Content-Type": "text/plain; charset=klingon"}, b"a",
-         BAD),
+        ("log text as text/plain", "/logs/default/web/a", {"Content-Type": "text/plain"}, b"\xff\xfe", UNSUPPORTED),
+        ("log text as a form", "/logs/default/web/a", {"Content-Type": "application/x-www-form-urlencoded"},
+         b"text=a", UNSUPPORTED),
+        ("log text not UTF-8", "/logs/default/web/a", JSON, b'{"text": "\xff\xfe"}', BAD),
+        ("log text a number", "/logs/default/web/a", JSON, b'{"text": 5}', BAD),
         ("restoring no snapshot", "/snapshots/99/restore", {}, b"", NOT_FOUND),
     ]
-    cases = [Case(f"control: {name}", "POST", CONTROL + path, headers, body, answer)
+    # requests that change state carry the header the control API asks for; a web page's cannot
+    cases = [Case(f"control: {name}", "POST", CONTROL + path, {**headers, **CONTROL_HEADER}, body, answer)
              for name, path, headers, body, answer in posts]
     cases += [
-        Case("control: deleting no snapshot", "DELETE", CONTROL + "/snapshots/99", {}, b"", NOT_FOUND),
+        Case("control: a reset without the control header", "POST", CONTROL + "/reset", {}, b"", FORBIDDEN),
+        Case("control: a seed without the control header", "POST", CONTROL + "/seed", {"Content-Type": "text/plain"},
+             b"apiVersion: v1\nkind: Pod\nmetadata: {name: planted}\nspec: {containers: [{name: a, image: b}]}\n",
+             FORBIDDEN),
+        Case("control: deleting no snapshot", "DELETE", CONTROL + "/snapshots/99", CONTROL_HEADER, b"", NOT_FOUND),
         Case("control: no such fault", "GET", CONTROL + "/faults/x", {}, b"", NOT_FOUND),
         Case("control: dumping no such resource", "GET", CONTROL + "/dump?resource=gizmos", {}, b"", NOT_FOUND),
         Case("control: no such operation", "GET", CONTROL + "/frobnicate", {}, b"", NOT_FOUND),

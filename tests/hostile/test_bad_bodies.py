@@ -111,8 +111,7 @@ async def test_apply_patches_and_seeds_are_held_to_the_same_yaml_bounds(
                                           path=PODS + "/web?fieldManager=me", method="PATCH")
     assert (code, reason, message) == (
         400, "BadRequest", "error converting YAML to JSON: yaml: document contains excessive aliasing")
-    code, reason, message = await refused(http, async_fakeapi, billion_laughs(), {"Content-Type": "text/plain"},
-                                          path="/fakeapi/v1/seed")
+    code, reason, message = await refused(http, async_fakeapi, billion_laughs(), YAML, path="/fakeapi/v1/seed")
     assert (code, reason, message) == (
         400, "BadRequest", "error converting YAML to JSON: yaml: document contains excessive aliasing")
 

@@ -21,8 +21,9 @@ PODS = "/api/v1/namespaces/default/pods"
 def call(server: Server, method: str, path: str, body: Any = None,
          content_type: str = "application/json") -> Any:
     data = body if isinstance(body, bytes | None) else json.dumps(body).encode()
+    # X-Fakeapi-Control: what the control API asks of requests that change state
     request = urllib.request.Request(server.url + path, data=data, method=method,
-                                     headers={"Content-Type": content_type})
+                                     headers={"Content-Type": content_type, "X-Fakeapi-Control": "1"})
     with urllib.request.urlopen(request, timeout=10) as response:
         text = response.read().decode()
     return json.loads(text) if text.startswith("{") else text
@@ -172,7 +173,7 @@ def test_describe_pod_shows_its_events(kubectl: Kubectl, server: Server) -> None
 def test_logs_prints_the_container_log(kubectl: Kubectl, server: Server) -> None:
     make_pod(server, "logs-1")
     assert kubectl.ok("logs", "logs-1") == ""
-    call(server, "PUT", "/fakeapi/v1/logs/default/logs-1/main", b"line one\nline two\n", "text/plain")
+    call(server, "PUT", "/fakeapi/v1/logs/default/logs-1/main", {"text": "line one\nline two\n"})
     assert kubectl.ok("logs", "logs-1") == "line one\nline two\n"
     assert kubectl.ok("logs", "logs-1", "--tail=1") == "line two\n"
     missing = kubectl("logs", "nope-1")

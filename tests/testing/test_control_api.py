@@ -10,6 +10,7 @@ from typing import Any
 
 import aiohttp
 import orjson
+import pytest
 import yaml
 
 from fakeapi.app import create_app
@@ -233,14 +234,79 @@ async def test_log_text_is_set_appended_and_served(async_fakeapi: FakeAPIServer,
                                                   make_pod: Any) -> None:
     async_fakeapi.seed(make_pod("web"))
     log = API + "/logs/default/web/main"
-    async with http.put(log, data="one\n") as response:
+    async with http.put(log, json={"text": "one\n"}) as response:
         assert await response.json() == _success("log set")
-    async with http.post(log, data="two\n") as response:
+    async with http.post(log, json={"text": "two\n"}) as response:
         assert await response.json() == _success("log appended")
     async with http.get(log) as response:
         assert await response.text() == "one\ntwo\n"
     async with http.get(PODS + "/web/log") as response:
         assert (response.content_type, await response.text()) == ("text/plain", "one\ntwo\n")
+
+
+# ---- web pages cannot reach it
+
+# What a web page can send to 127.0.0.1 without a CORS preflight: a form or a no-cors fetch, with a
+# text/plain or form body and no header of its own.
+SIMPLE_REQUESTS = [
+    ("POST", "/reset", "text/plain", ""),
+    ("POST", "/seed", "text/plain", POD_YAML),
+    ("POST", "/faults", "text/plain", '{"status": 500}'),
+    ("POST", "/clock", "application/x-www-form-urlencoded", "frozen=true"),
+    ("DELETE", "/requests", "text/plain", ""),
+    ("POST", "/snapshots/1/restore", "text/plain", ""),
+    ("PUT", "/logs/default/web/main", "text/plain", "planted"),
+]
+NEEDS_HEADER = ("control API requests that change state must carry the header X-Fakeapi-Control: 1 "
+                "(web pages cannot send it to another site)")
+
+
+@pytest.mark.parametrize(("method", "path", "content_type", "body"), SIMPLE_REQUESTS)
+async def test_a_web_pages_simple_request_changes_nothing(async_fakeapi: FakeAPIServer, make_pod: Any,
+                                                           method: str, path: str, content_type: str,
+                                                           body: str) -> None:
+    async_fakeapi.seed(make_pod("web"))
+    async_fakeapi.set_log("default", "web", "main", "kept\n")
+    async_fakeapi.snapshot()
+    before = async_fakeapi.dump()
+    async with aiohttp.ClientSession(base_url=async_fakeapi.url) as page, \
+            page.request(method, API + path, data=body, headers={"Content-Type": content_type}) as response:
+        assert (response.status, (await response.json())["message"]) == (403, NEEDS_HEADER)
+    assert async_fakeapi.dump() == before
+    assert (async_fakeapi.faults, async_fakeapi.clock.frozen) == ([], False)
+    async with aiohttp.ClientSession(base_url=async_fakeapi.url) as page, page.get(PODS + "/web/log") as response:
+        assert await response.text() == "kept\n"
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "multipart/form-data",
+                                          ""])
+async def test_control_bodies_are_json(http: aiohttp.ClientSession, content_type: str) -> None:
+    headers = {"Content-Type": content_type} if content_type else {}
+    async with http.post(API + "/faults", data=b'{"status": 500}', headers=headers,
+                         skip_auto_headers=["Content-Type"]) as response:
+        answer = await response.json()
+    assert (response.status, answer["reason"], answer["message"]) == (
+        415, "UnsupportedMediaType", f"the control API takes application/json bodies (seed also takes "
+                                     f"application/yaml), not {content_type or 'no Content-Type'}")
+    async with http.get(API + "/faults") as response:
+        assert (await response.json())["items"] == []
+
+
+async def test_reads_need_no_header(async_fakeapi: FakeAPIServer) -> None:
+    async with aiohttp.ClientSession(base_url=async_fakeapi.url) as session, \
+            session.get(API + "/clock") as response:
+        assert response.status == 200
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/requests"), ("POST", "/reset"), ("GET", "/clock")])
+async def test_the_control_api_turned_off_is_not_there(method: str, path: str) -> None:
+    async with FakeAPIServer(config=ServerConfig(control_api=False)) as server, \
+            aiohttp.ClientSession(base_url=server.url, headers={"X-Fakeapi-Control": "1"}) as session, \
+            session.request(method, API + path) as response:
+        assert (response.status, await response.json()) == (404, {
+            "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+            "message": "the server could not find the requested resource", "reason": "NotFound", "details": {},
+            "code": 404})
 
 
 def test_the_openapi_document_describes_every_control_route() -> None:
