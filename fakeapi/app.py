@@ -8,6 +8,7 @@ from aiohttp.typedefs import Handler
 from fakeapi.cluster import build_api
 from fakeapi.config import ServerConfig
 from fakeapi.http import discovery, handlers
+from fakeapi.http.authentication import add_warning
 from fakeapi.http.binding import BINDINGS, create_binding, create_bindings
 from fakeapi.http.control import setup_control_routes
 from fakeapi.http.eviction import create_eviction
@@ -63,6 +64,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
     app.on_shutdown.append(_end_watches)
+    if config.authentication.tokens is not None:
+        app.on_response_prepare.append(add_warning)
     simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation)
     app[simulation_key] = simulation
     followers: list[StateFollower] = [simulation]  # reset and restore tell it the objects were replaced

@@ -8,6 +8,7 @@ from types import MappingProxyType
 
 from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
 from fakeapi.machinery.limits import MAX_BODY_BYTES
+from fakeapi.machinery.users import UserInfo
 from fakeapi.storage.store import DEFAULT_HISTORY
 
 # what a simulated node has, unless told otherwise (upstream's kubelet reports hugepages sizes at 0)
@@ -37,6 +38,23 @@ class SimulationConfig:
 
 
 @dataclass(frozen=True)
+class Authentication:
+    """Who requests are from, as kube-apiserver's authenticators are configured (AlwaysAllow then lets
+    every user do everything). A request's credentials are tried in upstream's order: a client certificate,
+    then a bearer token; credentials presented but not recognised are a 401, and a request without any is
+    the anonymous user's, or a 401 when `anonymous` is off."""
+
+    tokens: Mapping[str, UserInfo] | None = None  # --token-auth-file: token -> user (None: tokens are ignored)
+    client_certificates: bool = False  # a client certificate the TLS layer verified names the user
+    anonymous: bool = True  # --anonymous-auth
+
+    @property
+    def checks_credentials(self) -> bool:
+        """False when every request is anonymous: nothing to check."""
+        return self.tokens is not None or self.client_certificates or not self.anonymous
+
+
+@dataclass(frozen=True)
 class ServerConfig:
     watch_history: int = DEFAULT_HISTORY  # change events kept for watches that resume from a version
     watch_history_age: float | None = None  # also forget changes older than this many seconds (None: never)
@@ -58,3 +76,4 @@ class ServerConfig:
     # Host names answered besides loopback ones (any port); None answers every name. See fakeapi.http.access.
     allowed_hosts: frozenset[str] | None = None
     control_api: bool = True  # serve /fakeapi/v1/
+    authentication: Authentication = field(default_factory=Authentication)

@@ -328,7 +328,7 @@ async def post_clock(request: web.Request) -> web.Response:
 
 async def list_requests(request: web.Request) -> web.Response:
     filters = {key: request.query.get(key) for key in ("verb", "resource", "subresource", "namespace", "name",
-                                                        "method")}
+                                                        "method", "user")}
     entries = request.app[request_log_key].entries(**filters)
     return json_response({"items": [entry.to_json() for entry in entries]})
 

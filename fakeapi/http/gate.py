@@ -1,6 +1,6 @@
 """The gate every request passes before the guard, as upstream's filters run before its handlers: who
-may ask (`access`), then how many requests at once and for how long (`limits`). One wrapper for all of
-it, since each layer of coroutine costs every request."""
+may ask (`access`), who asks (`authentication`), then how many requests at once and for how long
+(`limits`). One wrapper for all of it, since each layer of coroutine costs every request."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from fakeapi.http.access import access_check
+from fakeapi.http.authentication import authenticator
 from fakeapi.http.keys import config_key, deadlines_key, inflight_key
 from fakeapi.http.limits import READ_METHODS, long_running, timed_out, too_many_requests
 from fakeapi.http.responses import status_response
@@ -17,16 +18,20 @@ from fakeapi.machinery.errors import StatusError
 
 
 def gated(app: web.Application, handler: Handler) -> Handler:
-    """`handler` behind the access rules, the in-flight limits and the request deadline (long-running
-    requests are under neither of the last two, as upstream's)."""
-    check, inflight, deadlines = access_check(app[config_key]), app[inflight_key], app[deadlines_key]
+    """`handler` behind the access rules, authentication, the in-flight limits and the request deadline
+    (long-running requests are under neither of the last two, as upstream's)."""
+    config = app[config_key]
+    check, authenticate = access_check(config), authenticator(config.authentication)
+    inflight, deadlines = app[inflight_key], app[deadlines_key]
 
     async def gate(request: web.Request) -> web.StreamResponse:
-        if check is not None:
-            try:
+        try:
+            if check is not None:
                 check(request)
-            except StatusError as error:
-                return status_response(error)
+            if authenticate is not None:
+                authenticate(request)
+        except StatusError as error:
+            return status_response(error)
         if long_running(request):
             return await handler(request)
         write = request.method not in READ_METHODS

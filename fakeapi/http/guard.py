@@ -1,5 +1,6 @@
-"""Every route's handler is guarded: the request is recorded, faults are injected, and every error
-leaves as an upstream-shaped Status (an unexpected exception is logged and becomes a 500).
+"""Every route's handler is guarded: the request is recorded (with the user the gate authenticated),
+faults are injected, and every error leaves as an upstream-shaped Status (an unexpected exception is
+logged and becomes a 500).
 
 A wrapper per route rather than an aiohttp middleware: around a middleware aiohttp adds a layer of
 its own to every request (a measurable share of a GET). Paths no route serves reach
@@ -13,6 +14,7 @@ import logging
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from fakeapi.http.authentication import user_of
 from fakeapi.http.faults import inject_faults
 from fakeapi.http.gate import gated
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key
@@ -42,7 +44,7 @@ def guarded(app: web.Application, handler: Handler, negotiated: bool = True) -> 
         try:
             if not request.path.startswith(CONTROL_PREFIX):  # the control API is neither recorded nor faulted
                 if requests.limit > 0:
-                    recorded = record_request(requests, api.clock, request)
+                    recorded = record_request(requests, api.clock, request, user_of(request))
                     if request.body_exists:  # read here, a body too large still leaves its 413 recorded
                         requests.set_body(recorded, await request.read())
                 if faults.rules:

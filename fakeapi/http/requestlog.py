@@ -1,4 +1,5 @@
-"""The request log: what clients sent (method, path, query, headers, body) and the status answered.
+"""The request log: what clients sent (method, path, query, headers, body), who sent it, and the status
+answered.
 
 It is bounded in entries and in bytes, and each body is kept up to BODY_LIMIT (the entry says how long it
 was). Credentials never enter it: `Authorization` headers, bearer tokens in WebSocket protocols and the
@@ -22,6 +23,7 @@ from fakeapi.http.requestinfo import RequestInfo, request_info
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import ANONYMOUS, UserInfo
 
 CONTROL_PREFIX = "/fakeapi/"
 DEFAULT_REQUEST_LOG = 1_000
@@ -42,6 +44,7 @@ class RecordedRequest:
     query: Mapping[str, str]
     headers: CIMultiDictProxy[str]
     time: datetime
+    user: UserInfo = ANONYMOUS  # who the server authenticated the request as
     body: bytes = b""
     body_size: int = 0  # as sent: more than len(body) when the body was cut at BODY_LIMIT
     status: int | None = None
@@ -98,6 +101,7 @@ class RecordedRequest:
             "query": dict(self.query),
             "headers": {str(key): value for key, value in self.headers.items()},
             "status": self.status,
+            "user": self.user.to_json(),
             "verb": info.verb,
             "resource": info.resource,
             "subresource": info.subresource,
@@ -114,12 +118,15 @@ class RecordedRequest:
         return out
 
     def matches(self, verb: str | None = None, resource: str | None = None, subresource: str | None = None,
-                namespace: str | None = None, name: str | None = None, method: str | None = None) -> bool:
+                namespace: str | None = None, name: str | None = None, method: str | None = None,
+                user: str | None = None) -> bool:
+        """Whether the request has every attribute given (`user`: the user name)."""
         info = self.info
         return ((verb is None or info.verb == verb) and (resource is None or info.resource == resource)
                 and (subresource is None or info.subresource == subresource)
                 and (namespace is None or info.namespace == namespace)
-                and (name is None or info.name == name) and (method is None or self.method == method.upper()))
+                and (name is None or info.name == name) and (method is None or self.method == method.upper())
+                and (user is None or self.user.username == user))
 
 
 RECORD_KEY = web.RequestKey("fakeapi_recorded_request", RecordedRequest)
@@ -136,11 +143,11 @@ class RequestLog:
         self._bytes = 0
 
     def record(self, method: str, path: str, query: Mapping[str, str], headers: CIMultiDictProxy[str],
-               time: datetime) -> RecordedRequest:
+               time: datetime, user: UserInfo = ANONYMOUS) -> RecordedRequest:
         # aiohttp's query and headers are immutable views: kept as they are, not copied (unless redacted)
         if "authorization" in headers or "proxy-authorization" in headers or "sec-websocket-protocol" in headers:
             headers = _without_credentials(headers)
-        entry = RecordedRequest(method, path, query, headers, time)
+        entry = RecordedRequest(method, path, query, headers, time, user)
         entry._size = len(path) + sum(len(key) + len(value) for key, value in headers.items())
         entries = self._entries
         if len(entries) == entries.maxlen:  # the append drops the oldest
@@ -246,10 +253,10 @@ def _redacted_values(values: Any) -> Any:
     return {key: REDACTED for key in values} if isinstance(values, dict) else REDACTED
 
 
-def record_request(log: RequestLog, clock: Clock, request: web.Request) -> RecordedRequest:
-    """Record an API request before it is handled, without its body (the caller reads that, and
-    aiohttp keeps the bytes for the handler); `record_status` adds the status later."""
-    entry = log.record(request.method, request.path, request.query, request.headers, clock.now())
+def record_request(log: RequestLog, clock: Clock, request: web.Request, user: UserInfo) -> RecordedRequest:
+    """Record an API request by `user` before it is handled, without its body (the caller reads that,
+    and aiohttp keeps the bytes for the handler); `record_status` adds the status later."""
+    entry = log.record(request.method, request.path, request.query, request.headers, clock.now(), user)
     request[RECORD_KEY] = entry
     return entry
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from fakeapi.http.authentication import user_of
 from fakeapi.http.bodies import read_object
 from fakeapi.http.keys import api_key
 from fakeapi.http.responses import json_response
@@ -17,7 +18,7 @@ def _handler(review: Review) -> Handler:
     async def create(request: web.Request) -> web.Response:
         body = await read_object(request)
         options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
-        answer = create_review(review, body, options, request.app[api_key].clock)
+        answer = create_review(review, body, options, request.app[api_key].clock, user_of(request))
         return json_response(answer, status=201, warnings=options.warnings)
 
     return create

@@ -2,6 +2,7 @@
 
     StatusError                       code  reason
      ├── BadRequest                   400   BadRequest
+     ├── Unauthorized                 401   Unauthorized
      ├── Forbidden                    403   Forbidden
      ├── NotFound                     404   NotFound
      ├── MethodNotAllowed             405   MethodNotAllowed
@@ -70,6 +71,11 @@ def _details(resource: str, name: str, group: str = "") -> JSON:
 class BadRequest(StatusError):
     code = 400
     reason = "BadRequest"
+
+
+class Unauthorized(StatusError):
+    code = 401
+    reason = "Unauthorized"
 
 
 class Forbidden(StatusError):

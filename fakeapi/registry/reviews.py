@@ -1,12 +1,12 @@
-"""The access and identity reviews, answered as kube-apiserver answers them with anonymous requests
-allowed and the AlwaysAllow authorizer (fakeapi checks no credentials and allows every request).
+"""The access and identity reviews, answered as kube-apiserver answers them with the AlwaysAllow
+authorizer (fakeapi allows every request of every user).
 
 * SelfSubjectAccessReview / SubjectAccessReview: validated, then answered with the request itself plus
   `status.allowed: true` (AlwaysAllow's decision, with no reason). Like any create, the answer carries
   the managedFields of the request's fields, which upstream's create handler adds before the review runs.
 * SelfSubjectRulesReview: a new object with AlwaysAllow's rules (`*` on every resource and URL); a
   missing spec.namespace is a 400.
-* SelfSubjectReview: a new object naming the caller, the anonymous user.
+* SelfSubjectReview: a new object naming the caller, as the server authenticated it.
 
 Nothing is stored: there is no resourceVersion, no watch event, and dryRun changes nothing.
 """
@@ -42,10 +42,9 @@ from fakeapi.machinery.managedfields.fieldpath import EMPTY
 from fakeapi.machinery.managedfields.fieldsets import created_fields
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import UserInfo
 from fakeapi.registry.options import WriteOptions
 
-# who every request is: what upstream's anonymous authenticator makes of a request without credentials
-ANONYMOUS: JSON = {"username": "system:anonymous", "groups": ["system:unauthenticated"]}
 # AlwaysAllow's RulesFor
 ALL_RULES: JSON = {
     "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}],
@@ -54,8 +53,8 @@ ALL_RULES: JSON = {
 }
 
 
-# (decoded request, field manager, clock) -> the answer's fields after apiVersion and kind
-Answer = Callable[[JSON, str | None, Clock], JSON]
+# (decoded request, field manager, clock, caller) -> the answer's fields after apiVersion and kind
+Answer = Callable[[JSON, str | None, Clock, UserInfo], JSON]
 
 
 @dataclass(frozen=True)
@@ -69,11 +68,12 @@ class Review:
         object.__setattr__(self, "decoder", Decoder(decode_plan(self.schema)))  # frozen: set here only
 
 
-def create_review(review: Review, body: Any, options: WriteOptions, clock: Clock) -> JSON:
-    """The answer to a POST of `body` to the review's endpoint (201 Created)."""
+def create_review(review: Review, body: Any, options: WriteOptions, clock: Clock, user: UserInfo) -> JSON:
+    """The answer to a POST of `body` by `user` to the review's endpoint (201 Created)."""
     request = _decode(review, body, options)
     info = review.info
-    return {"kind": info.kind, "apiVersion": info.api_version, **review.answer(request, options.field_manager, clock)}
+    answer = review.answer(request, options.field_manager, clock, user)
+    return {"kind": info.kind, "apiVersion": info.api_version, **answer}
 
 
 def _decode(review: Review, body: Any, options: WriteOptions) -> JSON:
@@ -112,7 +112,7 @@ class _InvalidReview(Invalid):
 def _access_review(schema: Schema, validate: Callable[[JSON], list[FieldError]]) -> Answer:
     tree = patch_tree(schema)  # compiled once, when the review is built
 
-    def answer(request: JSON, manager: str | None, clock: Clock) -> JSON:
+    def answer(request: JSON, manager: str | None, clock: Clock, user: UserInfo) -> JSON:
         errors = validate(request)
         if errors:
             raise _InvalidReview(errors)
@@ -130,15 +130,15 @@ def _access_review(schema: Schema, validate: Callable[[JSON], list[FieldError]])
     return answer
 
 
-def _rules_review(request: JSON, manager: str | None, clock: Clock) -> JSON:
+def _rules_review(request: JSON, manager: str | None, clock: Clock, user: UserInfo) -> JSON:
     if not (request.get("spec") or {}).get("namespace"):
         raise BadRequest("no namespace on request")
     # a new object: the request's spec is not echoed
     return {"metadata": {"creationTimestamp": None}, "spec": {}, "status": ALL_RULES}
 
 
-def _self_review(request: JSON, manager: str | None, clock: Clock) -> JSON:
-    return {"metadata": {"creationTimestamp": clock.timestamp()}, "status": {"userInfo": ANONYMOUS}}
+def _self_review(request: JSON, manager: str | None, clock: Clock, user: UserInfo) -> JSON:
+    return {"metadata": {"creationTimestamp": clock.timestamp()}, "status": {"userInfo": user.to_json()}}
 
 
 def _update_entry(manager: str | None, time: str, owned: JSON) -> JSON:

@@ -204,7 +204,8 @@ async def test_the_request_log_is_listed_filtered_and_cleared(http: aiohttp.Clie
         [entry] = (await response.json())["items"]
     assert {k: v for k, v in entry.items() if k not in ("time", "headers", "body")} == {
         "method": "POST", "path": PODS, "query": {"fieldManager": "me"}, "status": 201, "verb": "create",
-        "resource": "pods", "subresource": "", "namespace": "default", "name": ""}
+        "resource": "pods", "subresource": "", "namespace": "default", "name": "",
+        "user": {"username": "system:anonymous", "groups": ["system:unauthenticated"]}}
     assert orjson.loads(entry["body"]) == make_pod("web")
     assert entry["headers"]["Content-Type"] == "application/json"
     async with http.get(API + "/requests") as response:

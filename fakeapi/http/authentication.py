@@ -1,0 +1,105 @@
+"""Authentication: who a request is from, found as kube-apiserver finds it (see config.Authentication).
+
+The authenticators run in upstream's order, the first to recognise the request wins:
+
+1. a client certificate the TLS layer verified against the client CAs: the user is its subject's last
+   CN, the groups its O values, and `extra` names the certificate by its SHA-256 (upstream's credential
+   id); a certificate without a CN counts as none;
+2. `Authorization: Bearer <token>` (the scheme in any case; what follows a second space is ignored) with a
+   token of the token file: its user. A token not in the file is a 401, even when anonymous requests are
+   allowed: only a request that presents no credential is anonymous.
+
+Every user found gets the group `system:authenticated`. The gate (fakeapi.http.gate) authenticates each
+request after its access rules and before the in-flight limits, as upstream's filters run; its 401 is
+upstream's `Unauthorized` Status, and is not recorded in the request log.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Mapping
+
+from aiohttp import web
+
+from fakeapi.config import Authentication
+from fakeapi.http.responses import warning_header
+from fakeapi.machinery.errors import Unauthorized
+from fakeapi.machinery.users import ANONYMOUS, UserInfo
+
+USER_KEY = web.RequestKey("fakeapi_user", UserInfo)
+WARNING_KEY = web.RequestKey("fakeapi_authentication_warning", str)
+CREDENTIAL_ID = "authentication.kubernetes.io/credential-id"
+EXTRA_SPACE_WARNING = "the provided Authorization header contains extra space before the bearer token, and is ignored"
+
+
+def user_of(request: web.Request) -> UserInfo:
+    """Who sent `request` (the anonymous user when the server checks no credentials)."""
+    user: UserInfo = request.get(USER_KEY, ANONYMOUS)
+    return user
+
+
+def authenticator(authentication: Authentication) -> Callable[[web.Request], None] | None:
+    """What the gate runs on each request: it sets the request's user, or raises Unauthorized (None when
+    every request is anonymous: nothing to check)."""
+    if not authentication.checks_credentials:
+        return None
+    tokens, certificates, anonymous = authentication.tokens, authentication.client_certificates, \
+        authentication.anonymous
+
+    def authenticate(request: web.Request) -> None:
+        user = _certificate_user(request) if certificates else None
+        if user is None and tokens is not None:
+            user, warning = _token_user(request, tokens)
+            if warning is not None:
+                request[WARNING_KEY] = warning
+        if user is None:
+            if not anonymous:
+                raise Unauthorized("Unauthorized")
+            user = ANONYMOUS
+        request[USER_KEY] = user
+
+    return authenticate
+
+
+async def add_warning(request: web.BaseRequest, response: web.StreamResponse) -> None:
+    """(on_response_prepare, with a token file) The answer warns about a malformed Authorization header."""
+    warning = request.get(WARNING_KEY)
+    if warning is not None:
+        response.headers.add("Warning", warning_header(warning))
+
+
+def _token_user(request: web.Request, tokens: Mapping[str, UserInfo]) -> tuple[UserInfo | None, str | None]:
+    """The token's user; None when no bearer token is sent (with a warning for one after two spaces);
+    Unauthorized for a token not in the file."""
+    header = request.headers.get("Authorization", "").strip()
+    parts = header.split(" ", 2)
+    if len(parts) < 2 or parts[0].lower() != "bearer":
+        return None, None
+    if not parts[1]:
+        return None, EXTRA_SPACE_WARNING if len(parts) == 3 else None
+    user = tokens.get(parts[1])
+    if user is None:
+        raise Unauthorized("Unauthorized")
+    return user.authenticated(), None
+
+
+def _certificate_user(request: web.Request) -> UserInfo | None:
+    """The user a verified client certificate names, None without one (or without a CN in it)."""
+    transport = request.transport
+    ssl_object = transport.get_extra_info("ssl_object") if transport is not None else None
+    if ssl_object is None:
+        return None
+    certificate = ssl_object.getpeercert()
+    if not certificate:  # none sent (only verified certificates are given here)
+        return None
+    name, groups = "", []
+    for attributes in certificate.get("subject", ()):
+        for key, value in attributes:
+            if key == "commonName":
+                name = value  # the last CN, as Go's pkix.Name keeps it
+            elif key == "organizationName":
+                groups.append(value)
+    if not name:
+        return None
+    fingerprint = hashlib.sha256(ssl_object.getpeercert(binary_form=True)).hexdigest()
+    return UserInfo(name, "", tuple(groups), {CREDENTIAL_ID: (f"X509SHA256={fingerprint}",)}).authenticated()
