@@ -119,7 +119,7 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases": ["delete", "get", "post"],
         "/apis/coordination.k8s.io/v1/namespaces/{namespace}/leases/{name}": ["delete", "get", "patch", "put"],
     }
-    reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", *(
+    reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1/tokenreviews", *(
         f"/apis/authorization.k8s.io/v1/{resource}"
         for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"))}
     assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | reviews

@@ -2,23 +2,28 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from fakeapi.http.authentication import user_of
+from fakeapi.http.authentication import review_token, user_of
 from fakeapi.http.bodies import read_object
-from fakeapi.http.keys import api_key
+from fakeapi.http.keys import api_key, config_key
 from fakeapi.http.responses import json_response
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.registry.options import WriteOptions
-from fakeapi.registry.reviews import REVIEWS, Review, create_review
+from fakeapi.registry.reviews import REVIEWS, Review, ReviewContext, create_review
 
 
 def _handler(review: Review) -> Handler:
     async def create(request: web.Request) -> web.Response:
         body = await read_object(request)
         options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
-        answer = create_review(review, body, options, request.app[api_key].clock, user_of(request))
+        app = request.app
+        context = ReviewContext(options.field_manager, app[api_key].clock, user_of(request),
+                                partial(review_token, app[config_key].authentication))
+        answer = create_review(review, body, options, context)
         return json_response(answer, status=201, warnings=options.warnings)
 
     return create

@@ -17,7 +17,7 @@ from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
 from marshmallow import Schema, fields
 
-from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema
+from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema, TokenReviewSchema
 from fakeapi.kinds.authorization.schema import (
     SelfSubjectAccessReviewSchema,
     SelfSubjectRulesReviewSchema,
@@ -101,7 +101,7 @@ _PROPERTY_COMPONENTS = {("io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntr
 # (a schema nested in another comes before it: apispec registers nested schemas on its own)
 _OTHER_SCHEMAS: tuple[type[Schema], ...] = (
     BindingSchema, DeleteOptionsSchema, StatusSchema, EvictionSchema, SelfSubjectAccessReviewSchema,
-    SubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SelfSubjectReviewSchema,
+    SubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SelfSubjectReviewSchema, TokenReviewSchema,
 )
 
 

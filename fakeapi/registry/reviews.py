@@ -7,6 +7,8 @@ authorizer (fakeapi allows every request of every user).
 * SelfSubjectRulesReview: a new object with AlwaysAllow's rules (`*` on every resource and URL); a
   missing spec.namespace is a 400.
 * SelfSubjectReview: a new object naming the caller, as the server authenticated it.
+* TokenReview: the request plus what the server's authenticators make of a request carrying only its
+  token (`status.authenticated`, `user`, or `error`); a missing token is a 400.
 
 Nothing is stored: there is no resourceVersion, no watch event, and dryRun changes nothing.
 """
@@ -19,8 +21,8 @@ from typing import Any
 
 from marshmallow import Schema, fields
 
-from fakeapi.kinds.authentication import SELF_SUBJECT_REVIEWS
-from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema
+from fakeapi.kinds.authentication import SELF_SUBJECT_REVIEWS, TOKEN_REVIEWS
+from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema, TokenReviewSchema
 from fakeapi.kinds.authorization import (
     GROUP,
     SELF_SUBJECT_ACCESS_REVIEWS,
@@ -40,6 +42,7 @@ from fakeapi.machinery.errors import BadRequest, Invalid, StatusError, aggregate
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.managedfields.fieldpath import EMPTY
 from fakeapi.machinery.managedfields.fieldsets import created_fields
+from fakeapi.machinery.schemas.gofields import zero_struct
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import UserInfo
@@ -53,8 +56,26 @@ ALL_RULES: JSON = {
 }
 
 
-# (decoded request, field manager, clock, caller) -> the answer's fields after apiVersion and kind
-Answer = Callable[[JSON, str | None, Clock, UserInfo], JSON]
+@dataclass(frozen=True)
+class TokenResult:
+    """What the server's authenticators make of a token: its user (None: not authenticated), or why not."""
+
+    user: UserInfo | None
+    error: str = ""
+
+
+@dataclass(frozen=True)
+class ReviewContext:
+    """Who asks for a review, and what the server knows that the answers need."""
+
+    field_manager: str | None
+    clock: Clock
+    user: UserInfo  # the caller, as the server authenticated it
+    review_token: Callable[[str, list[str]], TokenResult]  # (token, audiences asked for) -> result
+
+
+# (decoded request, its review, context) -> the answer's fields after apiVersion and kind
+Answer = Callable[[JSON, "Review", ReviewContext], JSON]
 
 
 @dataclass(frozen=True)
@@ -62,18 +83,23 @@ class Review:
     info: ResourceInfo
     schema: Schema
     answer: Answer
-    decoder: Decoder = field(init=False, repr=False, compare=False)  # compiled from the schema, once
+    # compiled from the schema, once: its decoder, and what managedFields are computed with (the patch
+    # tree, and the Go zero value a create is compared against)
+    decoder: Decoder = field(init=False, repr=False, compare=False)
+    tree: JSON = field(init=False, repr=False, compare=False)
+    zero: JSON = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "decoder", Decoder(decode_plan(self.schema)))  # frozen: set here only
+    def __post_init__(self) -> None:  # (frozen: set here only)
+        object.__setattr__(self, "decoder", Decoder(decode_plan(self.schema)))
+        object.__setattr__(self, "tree", patch_tree(self.schema))
+        object.__setattr__(self, "zero", zero_struct(type(self.schema)))
 
 
-def create_review(review: Review, body: Any, options: WriteOptions, clock: Clock, user: UserInfo) -> JSON:
-    """The answer to a POST of `body` by `user` to the review's endpoint (201 Created)."""
+def create_review(review: Review, body: Any, options: WriteOptions, context: ReviewContext) -> JSON:
+    """The answer to a POST of `body` to the review's endpoint (201 Created)."""
     request = _decode(review, body, options)
     info = review.info
-    answer = review.answer(request, options.field_manager, clock, user)
-    return {"kind": info.kind, "apiVersion": info.api_version, **answer}
+    return {"kind": info.kind, "apiVersion": info.api_version, **review.answer(request, review, context)}
 
 
 def _decode(review: Review, body: Any, options: WriteOptions) -> JSON:
@@ -109,52 +135,72 @@ class _InvalidReview(Invalid):
 # ---- the answers
 
 
-def _access_review(schema: Schema, validate: Callable[[JSON], list[FieldError]]) -> Answer:
-    tree = patch_tree(schema)  # compiled once, when the review is built
-
-    def answer(request: JSON, manager: str | None, clock: Clock, user: UserInfo) -> JSON:
+def _access_review(validate: Callable[[JSON], list[FieldError]]) -> Answer:
+    def answer(request: JSON, review: Review, context: ReviewContext) -> JSON:
         errors = validate(request)
         if errors:
             raise _InvalidReview(errors)
-        spec_field, status_field = schema.fields["spec"], schema.fields["status"]
-        spec = go_json(spec_field, request.get("spec"))
-        metadata: JSON = {"creationTimestamp": None}
-        # what upstream's field manager finds set in the request, against a review of Go zero values
-        sent = {"spec": spec, "status": go_json(status_field, request.get("status"))}
-        zero = {"spec": go_json(spec_field, None), "status": go_json(status_field, None)}
-        owned = created_fields(sent, tree, zero, EMPTY)
-        if owned:
-            metadata["managedFields"] = [_update_entry(manager, clock.timestamp(), owned)]
+        metadata, spec = _echoed(request, review, context)
         return {"metadata": metadata, "spec": spec, "status": {"allowed": True}}
 
     return answer
 
 
-def _rules_review(request: JSON, manager: str | None, clock: Clock, user: UserInfo) -> JSON:
+def _echoed(request: JSON, review: Review, context: ReviewContext) -> tuple[JSON, JSON]:
+    """The metadata and spec of an answer that echoes the request: the spec as Go encodes it, and the
+    managedFields of what upstream's field manager finds set in the request, against Go zero values."""
+    schema = review.schema
+    spec_field, status_field = schema.fields["spec"], schema.fields["status"]
+    spec = go_json(spec_field, request.get("spec"))
+    metadata: JSON = {"creationTimestamp": None}
+    sent = {"spec": spec, "status": go_json(status_field, request.get("status"))}
+    zero = {name: value for name, value in review.zero.items() if name in sent}
+    owned = created_fields(sent, review.tree, zero, EMPTY)
+    if owned:
+        metadata["managedFields"] = [_update_entry(context.field_manager, review.info.api_version,
+                                                   context.clock.timestamp(), owned)]
+    return metadata, spec
+
+
+def _rules_review(request: JSON, review: Review, context: ReviewContext) -> JSON:
     if not (request.get("spec") or {}).get("namespace"):
         raise BadRequest("no namespace on request")
     # a new object: the request's spec is not echoed
     return {"metadata": {"creationTimestamp": None}, "spec": {}, "status": ALL_RULES}
 
 
-def _self_review(request: JSON, manager: str | None, clock: Clock, user: UserInfo) -> JSON:
-    return {"metadata": {"creationTimestamp": clock.timestamp()}, "status": {"userInfo": user.to_json()}}
+def _self_review(request: JSON, review: Review, context: ReviewContext) -> JSON:
+    return {"metadata": {"creationTimestamp": context.clock.timestamp()},
+            "status": {"userInfo": context.user.to_json()}}
 
 
-def _update_entry(manager: str | None, time: str, owned: JSON) -> JSON:
+def _token_review(request: JSON, review: Review, context: ReviewContext) -> JSON:
+    spec = request.get("spec") or {}
+    if not spec.get("token"):
+        raise BadRequest("token is required for TokenReview in authentication")
+    metadata, echoed = _echoed(request, review, context)
+    result = context.review_token(spec["token"], list(spec.get("audiences") or ()))
+    status: JSON = {"authenticated": True} if result.user is not None else {}
+    status["user"] = result.user.to_json() if result.user is not None else {}
+    if result.error:
+        status["error"] = result.error
+    return {"metadata": metadata, "spec": echoed, "status": status}
+
+
+def _update_entry(manager: str | None, api_version: str, time: str, owned: JSON) -> JSON:
     entry: JSON = {"manager": manager} if manager else {}
-    entry.update({"operation": "Update", "apiVersion": f"{GROUP}/v1", "time": time, "fieldsType": "FieldsV1",
+    entry.update({"operation": "Update", "apiVersion": api_version, "time": time, "fieldsType": "FieldsV1",
                   "fieldsV1": owned})
     return entry
 
 
 REVIEWS: tuple[Review, ...] = (
     Review(SELF_SUBJECT_ACCESS_REVIEWS, SelfSubjectAccessReviewSchema(),
-           _access_review(SelfSubjectAccessReviewSchema(), validate_self_subject_access_review)),
-    Review(SUBJECT_ACCESS_REVIEWS, SubjectAccessReviewSchema(),
-           _access_review(SubjectAccessReviewSchema(), validate_subject_access_review)),
+           _access_review(validate_self_subject_access_review)),
+    Review(SUBJECT_ACCESS_REVIEWS, SubjectAccessReviewSchema(), _access_review(validate_subject_access_review)),
     Review(SELF_SUBJECT_RULES_REVIEWS, SelfSubjectRulesReviewSchema(), _rules_review),
     Review(SELF_SUBJECT_REVIEWS, SelfSubjectReviewSchema(), _self_review),
+    Review(TOKEN_REVIEWS, TokenReviewSchema(), _token_review),
 )
 
 

@@ -150,3 +150,51 @@ async def test_without_a_token_file_a_bearer_token_is_ignored(client: Any) -> No
     """No token authenticator is configured: as upstream, a token is then no credential at all."""
     assert await whoami(client, bearer("anything")) == {"username": "system:anonymous",
                                                         "groups": ["system:unauthenticated"]}
+
+
+# ---- TokenReview: what kube-rbac-proxy, webhook authenticators and kr8s's whoami ask
+
+TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews"
+PROXY = {"User-Agent": "kube-rbac-proxy/v0.18.1"}
+
+
+def token_review(spec: dict[str, Any], status: dict[str, Any]) -> dict[str, Any]:
+    """Upstream's answer: the request echoed, with the managedFields its create handler adds, and the status."""
+    owned = {f"f:{name}": {} for name in sorted(spec)}
+    return {"kind": "TokenReview", "apiVersion": "authentication.k8s.io/v1",
+            "metadata": {"creationTimestamp": None, "managedFields": [
+                {"manager": "kube-rbac-proxy", "operation": "Update", "apiVersion": "authentication.k8s.io/v1",
+                 "time": "2025-03-01T12:00:00Z", "fieldsType": "FieldsV1", "fieldsV1": {"f:spec": owned}}]},
+            "spec": spec, "status": status}
+
+
+@pytest.mark.parametrize(("spec", "status"), [
+    ({"token": "alice-token"},
+     {"authenticated": True, "user": {"username": "alice", "uid": "1001",
+                                      "groups": ["dev", "ops", "system:authenticated"]}}),
+    ({"token": "stolen"}, {"user": {}, "error": "invalid bearer token"}),
+    ({"token": "alice-token extra"},  # the token is the header's second word, as for a request
+     {"authenticated": True, "user": {"username": "alice", "uid": "1001",
+                                      "groups": ["dev", "ops", "system:authenticated"]}}),
+    # fakeapi has no API audiences (no service account issuer): no token is for an audience asked for
+    ({"token": "alice-token", "audiences": ["https://kubernetes.default.svc"]},
+     {"user": {}, "error": "invalid bearer token"}),
+])
+async def test_a_token_review_names_the_tokens_user(anonymous_refused: Any, spec: dict[str, Any],
+                                                    status: dict[str, Any]) -> None:
+    response = await anonymous_refused.post(TOKEN_REVIEWS, json={"spec": spec},
+                                            headers={**PROXY, **bearer("bob-token")})
+    assert (response.status, await response.json()) == (201, token_review(spec, status))
+
+
+async def test_without_a_token_file_every_token_reviewed_is_invalid(client: Any) -> None:
+    """A cluster always has token authenticators (its service accounts'), which refuse a token unknown."""
+    response = await client.post(TOKEN_REVIEWS, json={"spec": {"token": "anything"}}, headers=PROXY)
+    assert (await response.json())["status"] == {"user": {}, "error": "invalid bearer token"}
+
+
+@pytest.mark.parametrize("body", [{}, {"spec": {}}, {"spec": {"token": ""}}, {"spec": {"audiences": ["a"]}}])
+async def test_a_token_review_without_a_token_is_a_bad_request(anonymous_allowed: Any, body: dict[str, Any]) -> None:
+    response = await anonymous_allowed.post(TOKEN_REVIEWS, json=body)
+    assert response.status == 400
+    assert (await response.json())["message"] == "token is required for TokenReview in authentication"

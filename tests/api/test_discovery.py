@@ -188,7 +188,8 @@ AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
 AGGREGATED_GROUPS = [
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
-                   "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview")]}]},
+                   "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview"),
+                                 review(AUTHN, "tokenreviews", "TokenReview")]}]},
     {"metadata": {"name": AUTHZ, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current", "resources": [
          review(AUTHZ, "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
@@ -269,7 +270,9 @@ async def test_a_group_version_answers_its_legacy_resource_list(client: Any, pat
     }
     authn = await (await client.get("/apis/authentication.k8s.io/v1")).json()
     assert authn["resources"] == [legacy("selfsubjectreviews", "SelfSubjectReview", ["create"], namespaced=False,
-                                         singular="selfsubjectreview")]
+                                         singular="selfsubjectreview"),
+                                  legacy("tokenreviews", "TokenReview", ["create"], namespaced=False,
+                                         singular="tokenreview")]
 
 
 @pytest.mark.parametrize("path", ["/apis/apps", "/apis/apps/v1", "/apis/authorization.k8s.io/v2"])

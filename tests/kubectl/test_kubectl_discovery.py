@@ -44,6 +44,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["secrets", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
         ["selfsubjectreviews", "authentication.k8s.io/v1", "false", "SelfSubjectReview"],
+        ["tokenreviews", "authentication.k8s.io/v1", "false", "TokenReview"],
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
         ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],
         ["subjectaccessreviews", "authorization.k8s.io/v1", "false", "SubjectAccessReview"],

@@ -1,4 +1,5 @@
-"""authentication.k8s.io/v1: SelfSubjectReview (who am I), a create-only resource that is never stored."""
+"""authentication.k8s.io/v1: SelfSubjectReview (who am I) and TokenReview (whose token is this), create-only
+resources that are never stored."""
 
 from __future__ import annotations
 
@@ -8,3 +9,5 @@ GROUP = "authentication.k8s.io"
 
 SELF_SUBJECT_REVIEWS = ResourceInfo("selfsubjectreviews", "SelfSubjectReview", namespaced=False,
                                     singular="selfsubjectreview", group=GROUP, verbs=("create",))
+TOKEN_REVIEWS = ResourceInfo("tokenreviews", "TokenReview", namespaced=False, singular="tokenreview", group=GROUP,
+                             verbs=("create",))
