@@ -23,9 +23,13 @@ Number = TypeVar("Number", int, float)
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    fakeapi = parser()
+    args = fakeapi.parse_args(argv)
     if args.command == "openapi":
         return openapi_command(args.output_dir, args.check)
+    error = tls_flags_error(args)
+    if error is not None:
+        args.serve_parser.error(error)  # exit 2 with the usage, as for a value the parser rejects
     return serve_command(args)
 
 
@@ -35,6 +39,7 @@ def parser() -> argparse.ArgumentParser:
     fakeapi.add_argument("--version", action="version", version=f"fakeapi {__version__}")
     commands = fakeapi.add_subparsers(dest="command", required=True)
     serve = commands.add_parser("serve", help="run the fake API server")
+    serve.set_defaults(serve_parser=serve)
     serve.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
     serve.add_argument("--port", type=port, default=8080, help="port to bind; 0 picks a free one (default 8080)")
     serve.add_argument("--kubeconfig", type=Path, help="write a kubeconfig for this server to PATH")
@@ -93,6 +98,23 @@ def parser() -> argparse.ArgumentParser:
                             "(default true)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
+    auth = serve.add_argument_group(
+        "authentication and TLS", "as kube-apiserver's flags; every user found may do everything (AlwaysAllow)")
+    auth.add_argument("--token-auth-file", type=Path, metavar="FILE",
+                      help='bearer tokens and their users, one a line: token,user,uid,"group1,group2"')
+    auth.add_argument("--client-ca-file", type=Path, metavar="FILE",
+                      help="CA certificates (PEM) whose client certificates authenticate: the user is the "
+                           "certificate's CN, its groups the O values (needs TLS)")
+    auth.add_argument("--anonymous-auth", type=boolean, nargs="?", const=True, default=True, metavar="BOOL",
+                      help="requests without credentials are system:anonymous; false answers them 401 "
+                           "(default true)")
+    auth.add_argument("--tls-cert-file", type=Path, metavar="FILE",
+                      help="serve https with this certificate (PEM; the chain may follow it)")
+    auth.add_argument("--tls-private-key-file", type=Path, metavar="FILE",
+                      help="the private key of --tls-cert-file (PEM)")
+    auth.add_argument("--tls-self-signed", action="store_true",
+                      help="serve https with a CA made at start; --kubeconfig then holds the CA, and a client "
+                           "certificate it issues unless --token-auth-file gives a token")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
     openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                          help="where to write v3/api__v1_openapi.json and v2/swagger.json "
@@ -200,6 +222,18 @@ def node_labels(text: str) -> dict[str, str]:
     return labels
 
 
+def tls_flags_error(args: argparse.Namespace) -> str | None:
+    """What is wrong with flags that make sense only together (None: nothing)."""
+    given = args.tls_cert_file is not None, args.tls_private_key_file is not None
+    if args.tls_self_signed and any(given):
+        return "--tls-self-signed makes its own certificate: leave out --tls-cert-file and --tls-private-key-file"
+    if any(given) and not all(given):
+        return "--tls-cert-file and --tls-private-key-file go together: give both"
+    if args.client_ca_file is not None and not (args.tls_self_signed or any(given)):
+        return "--client-ca-file needs https: add --tls-self-signed, or --tls-cert-file and --tls-private-key-file"
+    return None
+
+
 def _parse(kind: type[Number], text: str, what: str) -> Number:
     try:
         return kind(text)
@@ -208,26 +242,31 @@ def _parse(kind: type[Number], text: str, what: str) -> Number:
 
 
 def serve_command(args: argparse.Namespace) -> int:
-    from fakeapi.config import DEFAULT_NODE_CAPACITY, ServerConfig, SimulationConfig
+    from fakeapi.config import DEFAULT_NODE_CAPACITY, Authentication, ServerConfig, SimulationConfig
     from fakeapi.http.access import answered_hosts
-    from fakeapi.serve import StartupError, serve
+    from fakeapi.serve import StartupError, read_token_file, serve, server_tls
 
     simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
                                   node_capacity={**DEFAULT_NODE_CAPACITY, **args.node_capacity},
                                   node_labels=args.node_labels)
-    config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
-                          request_log=args.request_log, request_log_bytes=args.request_log_bytes,
-                          bookmark_interval=args.bookmark_interval,
-                          seed=args.seed, disabled_admission_plugins=args.disable_admission_plugins,
-                          simulation=simulation, max_requests_inflight=args.max_requests_inflight,
-                          max_mutating_requests_inflight=args.max_mutating_requests_inflight,
-                          request_timeout=args.request_timeout, idle_timeout=args.idle_timeout,
-                          read_header_timeout=args.read_header_timeout,
-                          allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
-                          control_api=args.control_api)
-    _use_uvloop()
     try:
-        asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests))
+        tokens = read_token_file(args.token_auth_file) if args.token_auth_file is not None else None
+        tls = server_tls(args.host, args.tls_self_signed, args.tls_cert_file, args.tls_private_key_file,
+                         args.client_ca_file)
+        authentication = Authentication(tokens, client_certificates=tls is not None and bool(tls.client_cas),
+                                        anonymous=args.anonymous_auth)
+        config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
+                              request_log=args.request_log, request_log_bytes=args.request_log_bytes,
+                              bookmark_interval=args.bookmark_interval, seed=args.seed,
+                              disabled_admission_plugins=args.disable_admission_plugins,
+                              simulation=simulation, max_requests_inflight=args.max_requests_inflight,
+                              max_mutating_requests_inflight=args.max_mutating_requests_inflight,
+                              request_timeout=args.request_timeout, idle_timeout=args.idle_timeout,
+                              read_header_timeout=args.read_header_timeout,
+                              allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
+                              control_api=args.control_api, authentication=authentication)
+        _use_uvloop()
+        asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:
         print(f"fakeapi: {error}", file=sys.stderr)
         return 1

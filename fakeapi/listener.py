@@ -14,7 +14,9 @@ and running out of file descriptors pauses accepting instead of flooding the log
   connections itself: on EMFILE it waits (5 ms, doubling to 1 s, as Go's http.Server does), the clients
   queue in the kernel's backlog until connections close, and one line a minute at most says so;
 - shutdown: requests still running get `SHUTDOWN_GRACE` seconds, then are cancelled, so that SIGTERM
-  ends log streams and half-sent uploads at once (watches end before, at the app's on_shutdown).
+  ends log streams and half-sent uploads at once (watches end before, at the app's on_shutdown);
+- TLS (with an `ssl_context`): each connection's handshake runs in a task of its own, so that a client
+  that never finishes one holds up no other; it must be done within `read_header_timeout` too.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import logging
 import math
 import resource
 import socket
+import ssl
 from collections.abc import Callable
 
 from aiohttp import web
@@ -52,17 +55,20 @@ def app_runner(app: web.Application, access_log: logging.Logger | None = None) -
 class Listener(web.BaseSite):
     """A TCP site that accepts connections itself (see the module's notes); `port` is the one bound."""
 
-    def __init__(self, runner: web.AppRunner, host: str, port: int, backlog: int = 128) -> None:
+    def __init__(self, runner: web.AppRunner, host: str, port: int, ssl_context: ssl.SSLContext | None = None,
+                 backlog: int = 128) -> None:
         super().__init__(runner, backlog=backlog)
         self._host, self._port = host, port
         self._read_header_timeout = runner.app[config_key].read_header_timeout
+        self._ssl = ssl_context
         self._sockets: list[socket.socket] = []
         self._accepting: list[asyncio.Task[None]] = []
+        self._handshakes: set[asyncio.Task[None]] = set()
         self._warned_at = -math.inf
 
     @property
     def name(self) -> str:
-        return f"http://{self._host}:{self.port}"
+        return f"{'https' if self._ssl is not None else 'http'}://{self._host}:{self.port}"
 
     @property
     def port(self) -> int:
@@ -78,9 +84,9 @@ class Listener(web.BaseSite):
             self._accepting.append(asyncio.create_task(accepting))
 
     async def stop(self) -> None:
-        for task in self._accepting:
+        for task in (*self._accepting, *self._handshakes):
             task.cancel()
-        await asyncio.gather(*self._accepting, return_exceptions=True)
+        await asyncio.gather(*self._accepting, *self._handshakes, return_exceptions=True)
         for sock in self._sockets:
             sock.close()
         self._accepting, self._sockets = [], []
@@ -100,10 +106,23 @@ class Listener(web.BaseSite):
                 await asyncio.sleep(delay)
                 continue
             delay = 0.0
+            if self._ssl is not None:
+                handshake = asyncio.create_task(self._handshake(protocol, connection, self._ssl))
+                self._handshakes.add(handshake)
+                handshake.add_done_callback(self._handshakes.discard)
+                continue
             try:
                 await loop.connect_accepted_socket(protocol, connection)
             except OSError:
                 connection.close()
+
+    async def _handshake(self, protocol: Callable[[], asyncio.Protocol], connection: socket.socket,
+                         context: ssl.SSLContext) -> None:
+        try:
+            await asyncio.get_running_loop().connect_accepted_socket(
+                protocol, connection, ssl=context, ssl_handshake_timeout=self._read_header_timeout)
+        except OSError:  # the handshake failed or took too long (SSLError, ConnectionError, TimeoutError)
+            connection.close()
 
     def _warn(self, error: OSError) -> None:
         now = asyncio.get_running_loop().time()

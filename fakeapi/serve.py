@@ -1,8 +1,9 @@
-"""`fakeapi serve`: seed, bind, write the kubeconfig, announce, serve until SIGINT or SIGTERM.
+"""`fakeapi serve`: read the credentials files, seed, bind, write the kubeconfig, announce, serve until
+SIGINT or SIGTERM.
 
-What can stop a start (a port in use, an unknown host, an unreadable seed file, an unwritable
-kubeconfig path) is raised as a StartupError: one line that names the cause and the fix, which the
-CLI prints instead of a traceback.
+What can stop a start (a port in use, an unknown host, an unreadable seed, token or certificate file,
+an unwritable kubeconfig path) is raised as a StartupError: one line that names the cause and the fix,
+which the CLI prints instead of a traceback.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from fakeapi.cluster import Api
 from fakeapi.config import ServerConfig
 from fakeapi.http.accesslog import stream_logger
 from fakeapi.http.keys import api_key
-from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.kubeconfig import credentials_for, write_kubeconfig
 from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.users import UserInfo
 from fakeapi.seeding import seed
+from fakeapi.tls import ServerTLS, TLSError, client_cas_from_file, from_files, self_signed
+from fakeapi.tokenfile import TokenFileError, parse_token_file
 
 GC_THRESHOLD = 20_000  # allocations between young-generation collections (CPython's default: 700)
 
@@ -34,7 +38,7 @@ class StartupError(Exception):
 
 
 async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None,
-                seed_files: list[Path] | None = None, log_requests: bool = False) -> None:
+                seed_files: list[Path] | None = None, log_requests: bool = False, tls: ServerTLS | None = None) -> None:
     app = create_app(config)
     for seed_file in seed_files or []:
         seed_from_file(app[api_key], seed_file)
@@ -46,15 +50,16 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
     runner = app_runner(app, stream_logger(sys.stderr) if log_requests else None)
     await runner.setup()
     try:
-        site = Listener(runner, host, port)
+        site = Listener(runner, host, port, tls.context() if tls is not None else None)
         try:
             await site.start()
         except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA cannot encode
             raise bind_error(error, host, port) from None
-        url = f"http://{_url_host(host)}:{site.port}"
+        url = f"{'https' if tls is not None else 'http'}://{_url_host(host)}:{site.port}"
         if kubeconfig is not None:
             try:
-                write_kubeconfig(kubeconfig, url)
+                write_kubeconfig(kubeconfig, url, tls.trusted if tls is not None else None,
+                                 credentials_for(tls, config.authentication.tokens))
             except OSError as error:  # FileExistsError: a folder on the path is a file
                 reason = f"{error.filename} is not a folder" if isinstance(error, FileExistsError) else \
                     _reason(error)
@@ -69,6 +74,37 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
         await stop.wait()
     finally:
         await runner.cleanup()
+
+
+def read_token_file(path: Path) -> dict[str, UserInfo]:
+    """The tokens of `--token-auth-file`; upstream's warnings (empty and repeated tokens) go to stderr."""
+    try:
+        text = path.read_bytes().decode("utf-8", "surrogateescape")  # as aiohttp decodes header values
+    except OSError as error:
+        raise StartupError(f"cannot read the token file {path}: {_reason(error)}; check the path given to "
+                           f"--token-auth-file") from None
+    try:
+        tokens, warnings = parse_token_file(text, str(path))
+    except TokenFileError as error:
+        raise StartupError(f"the token file {path} cannot be used: {error}; fix the file") from None
+    for warning in warnings:
+        print(f"fakeapi: warning: {warning}", file=sys.stderr)
+    return tokens
+
+
+def server_tls(host: str, self_signed_certificate: bool, certificate_file: Path | None, key_file: Path | None,
+               client_ca_file: Path | None) -> ServerTLS | None:
+    """TLS as the flags ask (None: plain http); the CLI has checked that the flags go together."""
+    try:
+        client_cas = client_cas_from_file(client_ca_file) if client_ca_file is not None else b""
+        if self_signed_certificate:
+            return self_signed(host, client_cas)
+        if certificate_file is not None and key_file is not None:
+            tls = from_files(certificate_file, key_file)
+            return ServerTLS(tls.certificate, tls.key, client_cas, tls.trusted)
+    except TLSError as error:
+        raise StartupError(str(error)) from None
+    return None
 
 
 def seed_from_file(api: Api, path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import importlib.metadata
 import json
 import os
@@ -9,6 +10,7 @@ import re
 import select
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import time
@@ -314,3 +316,115 @@ def test_allowed_hosts_and_the_control_api_turned_off() -> None:
         assert _status(url, "/fakeapi/v1/reset", "fakeapi", "POST") == 404
     finally:
         stop(process)
+
+
+# ---- authentication and TLS flags
+
+
+@pytest.mark.parametrize(("flags", "why"), [
+    (["--tls-self-signed", "--tls-cert-file=a.crt", "--tls-private-key-file=a.key"],
+     "--tls-self-signed makes its own certificate: leave out --tls-cert-file and --tls-private-key-file"),
+    (["--tls-cert-file=a.crt"], "--tls-cert-file and --tls-private-key-file go together: give both"),
+    (["--tls-private-key-file=a.key"], "--tls-cert-file and --tls-private-key-file go together: give both"),
+    (["--client-ca-file=ca.crt"],
+     "--client-ca-file needs https: add --tls-self-signed, or --tls-cert-file and --tls-private-key-file"),
+    (["--anonymous-auth=maybe"], "argument --anonymous-auth: 'maybe' is not true or false"),
+])
+def test_auth_and_tls_flags_that_do_not_go_together_are_rejected(flags: list[str], why: str,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", *flags])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"fakeapi serve: error: {why}"
+
+
+@pytest.mark.parametrize(("value", "anonymous"), [("false", False), ("0", False), ("F", False), ("TRUE", True),
+                                                  ("t", True)])
+def test_anonymous_auth_takes_gos_booleans(value: str, anonymous: bool) -> None:
+    assert parser().parse_args(["serve", f"--anonymous-auth={value}"]).anonymous_auth is anonymous
+    assert parser().parse_args(["serve", "--anonymous-auth"]).anonymous_auth is True
+    assert parser().parse_args(["serve"]).anonymous_auth is True
+
+
+def _pem_files(directory: Path) -> dict[str, Path]:
+    """A CA, a serving certificate chain and key it issued, and a key of another."""
+    from fakeapi.pki import Authority
+
+    authority = Authority.new("test")
+    serving, other = authority.issue_server(["127.0.0.1"]), authority.issue_client("x", ())
+    files = {"ca": authority.certificate, "chain": serving.certificate, "key": serving.key, "other_key": other.key,
+             "not_pem": b"hello\n", "encrypted_key": _encrypted(serving.key)}
+    for name, content in files.items():
+        (directory / name).write_bytes(content)
+    return {name: directory / name for name in files}
+
+
+def _encrypted(key_pem: bytes) -> bytes:
+    from cryptography.hazmat.primitives import serialization
+
+    key = serialization.load_pem_private_key(key_pem, None)
+    return key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                             serialization.BestAvailableEncryption(b"secret"))
+
+
+@pytest.mark.parametrize(("flags", "line"), [
+    (["--token-auth-file", "{dir}/missing.csv"],
+     "cannot read the token file {dir}/missing.csv: no such file or directory; check the path given to "
+     "--token-auth-file"),
+    (["--token-auth-file", "{dir}/not_pem"],
+     "the token file {dir}/not_pem cannot be used: token file '{dir}/not_pem' must have at least 3 columns "
+     "(token, user name, user uid), found 1; fix the file"),
+    (["--tls-cert-file", "{dir}/missing.crt", "--tls-private-key-file", "{dir}/key"],
+     "cannot read the certificate file {dir}/missing.crt: no such file or directory; check --tls-cert-file"),
+    (["--tls-cert-file", "{dir}/not_pem", "--tls-private-key-file", "{dir}/key"],
+     "the certificate file {dir}/not_pem holds no PEM certificate; check --tls-cert-file"),
+    (["--tls-cert-file", "{dir}/chain", "--tls-private-key-file", "{dir}/other_key"],
+     "cannot serve with the certificate file {dir}/chain and the private key file {dir}/other_key: the private key "
+     "does not match the certificate; check --tls-cert-file and --tls-private-key-file"),
+    (["--tls-cert-file", "{dir}/chain", "--tls-private-key-file", "{dir}/encrypted_key"],
+     "cannot serve with the certificate file {dir}/chain and the private key file {dir}/encrypted_key: the private "
+     "key is encrypted (give it unencrypted, as kube-apiserver takes it); check --tls-cert-file and "
+     "--tls-private-key-file"),
+    (["--tls-self-signed", "--client-ca-file", "{dir}/not_pem"],
+     "the client CA file {dir}/not_pem holds no PEM certificate; check --client-ca-file"),
+])
+def test_unusable_credential_files_are_one_line(tmp_path: Path, flags: list[str], line: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    _pem_files(tmp_path)
+    assert main(["serve", "--port", "0", *(flag.format(dir=tmp_path) for flag in flags)]) == 1
+    captured = capsys.readouterr()
+    assert (captured.err, captured.out) == (f"fakeapi: {line.format(dir=tmp_path)}\n", "")
+
+
+def test_a_bad_token_file_line_is_named_as_upstream_names_it(tmp_path: Path,
+                                                             capsys: pytest.CaptureFixture[str]) -> None:
+    tokens = tmp_path / "tokens.csv"
+    tokens.write_text('good,alice,1\nbad,bo"b,2\n')
+    assert main(["serve", "--token-auth-file", str(tokens)]) == 1
+    assert capsys.readouterr().err == (f"fakeapi: the token file {tokens} cannot be used: parse error on line 2, "
+                                       f'column 7: bare " in non-quoted-field; fix the file\n')
+
+
+def test_https_with_given_certificate_files_and_upstreams_token_file_warnings(tmp_path: Path) -> None:
+    files = _pem_files(tmp_path)
+    tokens = tmp_path / "tokens.csv"
+    tokens.write_text(",nobody,0\ns3cr3t,alice,1001\n")
+    kubeconfig = tmp_path / "kubeconfig"
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--tls-cert-file", str(files["chain"]),
+                                "--tls-private-key-file", str(files["key"]), "--token-auth-file", str(tokens),
+                                "--kubeconfig", str(kubeconfig)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        url = read_line(process).strip().rsplit(" ", 1)[-1]
+        assert url.startswith("https://127.0.0.1:")
+        context = ssl.create_default_context(cafile=str(files["ca"]))
+        request = urllib.request.Request(url + "/version", headers={"Authorization": "Bearer s3cr3t"})
+        with urllib.request.urlopen(request, context=context, timeout=SECONDS) as response:
+            assert json.loads(response.read())["minor"] == "32"
+    finally:
+        stderr = stop(process)
+    assert stderr == (f"fakeapi: warning: empty token has been found in token file '{tokens}', record number '1'\n")
+    config = yaml.safe_load(kubeconfig.read_text())
+    assert config["users"][0]["user"] == {"token": "s3cr3t"}
+    assert config["clusters"][0]["cluster"]["certificate-authority-data"] == \
+        base64.b64encode(files["ca"].read_bytes()).decode()

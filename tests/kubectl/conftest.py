@@ -97,6 +97,7 @@ def kubectl_binary() -> str:
 
 
 def start_server(directory: Path, *flags: str) -> Server:
+    """`fakeapi serve` on 127.0.0.1 with its kubeconfig in `directory`, and `flags` besides."""
     kubeconfig = directory / "kubeconfig"
     process = subprocess.Popen(
         [sys.executable, "-m", "fakeapi", "serve", "--host", "127.0.0.1", "--port", "0",
