@@ -6,6 +6,7 @@ from fakeapi.http.control import Snapshot
 from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.machinery.errors import Conflict, NotFound, StatusError
+from fakeapi.machinery.users import UserInfo
 from fakeapi.testing.server import FakeAPIServer, ServerClock, SimulatedNode
 
 __all__ = [
@@ -19,4 +20,5 @@ __all__ = [
     "SimulatedNode",
     "Snapshot",
     "StatusError",
+    "UserInfo",
 ]

@@ -3,7 +3,10 @@
 Each test gets a fresh, empty server by default. To share one server per module or per run, reset
 between tests, choose a scope with `--fakeapi-scope=module|session` or the ini option
 `fakeapi_scope = module`. Mark a test `@pytest.mark.fakeapi(seed=N)` for deterministic uids and names,
-`@pytest.mark.fakeapi(nodes=N)` for a simulated cluster of N nodes that runs the test's pods.
+`@pytest.mark.fakeapi(nodes=N)` for a simulated cluster of N nodes that runs the test's pods, and
+with FakeAPIServer's `tls=True`, `token="..."`, `user=UserInfo(...)` or `anonymous_auth=False` for
+https and credentials; a test's marks add to its module's (`pytestmark`). A shared server takes the
+https and credential options from the module's mark, and a test sharing it cannot ask for others.
 
 `fakeapi` is thread-backed (for blocking clients like `kubernetes`); `async_fakeapi` serves on the
 test's event loop and needs pytest-asyncio (with a shared scope it is the shared thread-backed server).
@@ -24,6 +27,9 @@ if TYPE_CHECKING:
     from fakeapi.testing.server import FakeAPIServer
 
 SCOPES = ("function", "module", "session")
+CONFIG_OPTIONS = ("seed", "nodes", "simulate", "node_capacity", "node_labels")  # a reset applies these
+SERVER_OPTIONS = ("tls", "token", "user", "anonymous_auth")  # and not these
+_shared_options = pytest.StashKey[dict[str, Any]]()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -37,7 +43,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fakeapi(seed=None, nodes=None, simulate=None, node_capacity=None, "
-                                       "node_labels=None): options of the test's fakeapi server")
+                                       "node_labels=None, tls=False, token=None, user=None, anonymous_auth=None): "
+                                       "options of the test's fakeapi server")
 
 
 @pytest.hookimpl(wrapper=True, trylast=True)
@@ -60,13 +67,24 @@ def fakeapi_scope(fixture_name: str, config: pytest.Config) -> str:
     return str(scope)
 
 
+def _options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    """The options of the `fakeapi` marks of the requesting node and its parents, the closest winning."""
+    options: dict[str, Any] = {}
+    for marker in reversed(list(request.node.iter_markers("fakeapi"))):
+        options.update(marker.kwargs)
+    unknown = sorted(set(options) - {*CONFIG_OPTIONS, *SERVER_OPTIONS})
+    if unknown:
+        pytest.fail(f"@pytest.mark.fakeapi takes {', '.join((*CONFIG_OPTIONS, *SERVER_OPTIONS))}, not "
+                    f"{', '.join(unknown)}", pytrace=False)
+    return options
+
+
 def _config(request: pytest.FixtureRequest) -> ServerConfig:
-    """The server the test's `fakeapi` marker asks for: a seed, a simulated cluster."""
+    """The server the test's `fakeapi` marks ask for: a seed, a simulated cluster."""
     from fakeapi.config import ServerConfig
     from fakeapi.testing.server import simulation_config
 
-    marker = request.node.get_closest_marker("fakeapi")
-    options = marker.kwargs if marker is not None else {}
+    options = _options(request)
     config = ServerConfig(seed=options.get("seed"))
     if options.get("nodes") is not None or options.get("simulate") is not None:
         from dataclasses import replace
@@ -77,12 +95,21 @@ def _config(request: pytest.FixtureRequest) -> ServerConfig:
     return config
 
 
+def _server_options(request: pytest.FixtureRequest) -> dict[str, Any]:
+    return {key: value for key, value in _options(request).items() if key in SERVER_OPTIONS}
+
+
+def _new_server(request: pytest.FixtureRequest) -> FakeAPIServer:
+    from fakeapi.testing.server import FakeAPIServer
+
+    return FakeAPIServer(config=_config(request), **_server_options(request))
+
+
 @pytest.fixture(scope=fakeapi_scope)  # type: ignore[arg-type]  # pytest accepts a callable scope
 def fakeapi_shared_server(request: pytest.FixtureRequest) -> Iterator[FakeAPIServer]:
     """The thread-backed server behind `fakeapi`, living as long as `--fakeapi-scope` says."""
-    from fakeapi.testing.server import FakeAPIServer
-
-    with FakeAPIServer(config=_config(request)) as server:
+    request.config.stash[_shared_options] = _server_options(request)
+    with _new_server(request) as server:
         yield server
 
 
@@ -90,7 +117,14 @@ def _fresh_for_test(server: FakeAPIServer, request: pytest.FixtureRequest) -> No
     """A shared server starts each test as a fresh one would (a test's marker applies too)."""
     if fakeapi_scope("fakeapi", request.config) == "function":
         return
-    server.config = _config(request)
+    shared, asked = request.config.stash[_shared_options], _server_options(request)
+    if asked != shared:
+        pytest.fail(f"this test asks @pytest.mark.fakeapi for {asked or 'no options'}, but the server it shares "
+                    f"(--fakeapi-scope) has {shared or 'none'}: mark the module instead, or give the test a server "
+                    f"of its own (fakeapi_scope = function)", pytrace=False)
+    from dataclasses import replace
+
+    server.config = replace(_config(request), authentication=server.config.authentication)
     server.reset()
 
 
@@ -116,14 +150,12 @@ def _async_fakeapi_fixture() -> Any:
     async def async_fakeapi(request: pytest.FixtureRequest) -> AsyncIterator[FakeAPIServer]:
         """A running, empty fakeapi server on the test's event loop (for asyncio clients); with a shared
         `--fakeapi-scope` it is the shared thread-backed server, reset for this test."""
-        from fakeapi.testing.server import FakeAPIServer
-
         if fakeapi_scope("async_fakeapi", request.config) != "function":
             server: FakeAPIServer = request.getfixturevalue("fakeapi_shared_server")
             _fresh_for_test(server, request)
             yield server
             return
-        async with FakeAPIServer(config=_config(request)) as server:
+        async with _new_server(request) as server:
             yield server
 
     return async_fakeapi

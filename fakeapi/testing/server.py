@@ -18,17 +18,25 @@ from aiohttp import web
 
 from fakeapi import seeding
 from fakeapi.app import create_app
-from fakeapi.config import DEFAULT_NODE_CAPACITY, SIMULATION_MODES, ServerConfig, SimulationConfig
+from fakeapi.config import (
+    DEFAULT_NODE_CAPACITY,
+    SIMULATION_MODES,
+    Authentication,
+    ServerConfig,
+    SimulationConfig,
+)
 from fakeapi.http import control
 from fakeapi.http.access import answered_hosts
 from fakeapi.http.faults import FaultRule, FiredFault
 from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.requestlog import RecordedRequest
-from fakeapi.kubeconfig import write_kubeconfig
+from fakeapi.kubeconfig import ADMIN, Credentials, credentials_for, write_kubeconfig
 from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import UserInfo
 from fakeapi.simulation import simulation_key
+from fakeapi.tls import ServerTLS, self_signed
 
 T = TypeVar("T")
 Objects = list[JSON]
@@ -48,13 +56,21 @@ class FakeAPIServer:
 
     `nodes=N` runs a simulated cluster of N nodes (a scheduler, kubelets and the node controllers);
     `simulate="scheduler"` binds pods without starting them. Without either, nothing runs pods.
+
+    Authentication and TLS as `fakeapi serve` has them: `tls=True` serves https with a CA made for this
+    server, `token` is a bearer token for `user` (default: kubernetes-admin in system:masters), and
+    `anonymous_auth=False` answers requests without credentials 401 (None: as `config` says, by default
+    true as upstream's). The clients it makes and its kubeconfig trust the CA (`certificate_authority`)
+    and present the token, or else (with TLS) a client certificate for `user` that the CA issues
+    (`credentials`).
     """
 
     def __init__(self, *, seed: int | None = None, config: ServerConfig | None = None,
                  clock: Clock | None = None, host: str = "127.0.0.1", port: int = 0,
                  disable_admission_plugins: Iterable[str] = (), nodes: int | None = None,
                  simulate: str | None = None, node_capacity: Mapping[str, str] | None = None,
-                 node_labels: Mapping[str, str] | None = None) -> None:
+                 node_labels: Mapping[str, str] | None = None, tls: bool = False, token: str | None = None,
+                 user: UserInfo = ADMIN, anonymous_auth: bool | None = None) -> None:
         config = config or ServerConfig()
         if seed is not None:
             config = replace(config, seed=seed)
@@ -64,7 +80,10 @@ class FakeAPIServer:
             config = replace(config, simulation=simulation_config(nodes, simulate, node_capacity, node_labels))
         if config.allowed_hosts is None:  # loopback answers loopback names only, as `fakeapi serve` does
             config = replace(config, allowed_hosts=answered_hosts(host, None))
+        self._tls: ServerTLS | None = self_signed(host) if tls else None
+        config = replace(config, authentication=_authentication(config, self._tls, token, user, anonymous_auth))
         self.config = config
+        self.credentials: Credentials | None = credentials_for(self._tls, {token: user} if token else None, user)
         self.app = create_app(self.config, clock)
         self.api = self.app[api_key]
         self.host = host
@@ -162,7 +181,7 @@ class FakeAPIServer:
     async def _serve(self) -> None:
         runner = app_runner(self.app)
         await runner.setup()
-        site = Listener(runner, self.host, self.port)
+        site = Listener(runner, self.host, self.port, self._tls.context() if self._tls is not None else None)
         try:
             await site.start()
         except BaseException:
@@ -170,7 +189,7 @@ class FakeAPIServer:
             raise
         self._runner = runner
         self.port = site.port
-        self.url = f"http://{self.host}:{self.port}"
+        self.url = f"{'https' if self._tls is not None else 'http'}://{self.host}:{self.port}"
 
     async def _shutdown(self) -> None:
         runner, self._runner = self._runner, None
@@ -203,17 +222,48 @@ class FakeAPIServer:
         """The path of a kubeconfig for this server (written on first use, removed at stop)."""
         if not self.url:
             raise RuntimeError("FakeAPIServer is not running")
+        path = self._files() / "kubeconfig"
+        if not path.exists():
+            write_kubeconfig(path, self.url, self._tls.trusted if self._tls is not None else None, self.credentials)
+        return str(path)
+
+    @property
+    def certificate_authority(self) -> bytes | None:
+        """The CA certificate (PEM) clients trust to reach the server over https (None over http)."""
+        return self._tls.trusted if self._tls is not None else None
+
+    def _files(self) -> Path:
+        """The folder of the files clients are given (removed at stop)."""
         if self._tempdir is None:
-            self._tempdir = Path(tempfile.mkdtemp(prefix="fakeapi-"))
-            write_kubeconfig(self._tempdir / "kubeconfig", self.url)
-        return str(self._tempdir / "kubeconfig")
+            self._tempdir = Path(tempfile.mkdtemp(prefix="fakeapi-"))  # (readable by its owner only)
+        return self._tempdir
+
+    def _configure(self, configuration: Any) -> Any:
+        """A `kubernetes` or `kubernetes_asyncio` client Configuration set for this server: its URL, the CA
+        and the credentials, which these clients take as files."""
+        configuration.host = self.url
+        credentials = self.credentials
+        if self._tls is not None and self._tls.trusted is not None:
+            configuration.ssl_ca_cert = str(self._write("ca.crt", self._tls.trusted))
+        if credentials is not None and credentials.token is not None:
+            configuration.api_key = {"BearerToken": f"Bearer {credentials.token}"}  # (both clients' name)
+        if credentials is not None and credentials.client_certificate is not None \
+                and credentials.client_key is not None:
+            configuration.cert_file = str(self._write("client.crt", credentials.client_certificate))
+            configuration.key_file = str(self._write("client.key", credentials.client_key))
+        return configuration
+
+    def _write(self, name: str, content: bytes) -> Path:
+        path = self._files() / name
+        if not path.exists():
+            path.write_bytes(content)
+        return path
 
     def kubernetes_client(self) -> Any:
         """A `kubernetes.client.ApiClient` for this server (closed when the server stops)."""
         from kubernetes import client
 
-        configuration = client.Configuration()
-        configuration.host = self.url
+        configuration = self._configure(client.Configuration())
         api_client = client.ApiClient(configuration)
         self._sync_clients.append(api_client)
         return api_client
@@ -223,8 +273,7 @@ class FakeAPIServer:
         stop; in thread mode close it yourself (`async with` or `await client.close()`)."""
         from kubernetes_asyncio import client
 
-        configuration = client.Configuration()
-        configuration.host = self.url
+        configuration = self._configure(client.Configuration())
         api_client = client.ApiClient(configuration)
         if self._thread is None:
             self._async_clients.append(api_client)
@@ -350,6 +399,17 @@ class SimulatedNode:
     def recover(self) -> None:
         """Its kubelet starts again: the node is Ready, its taints go, its pods are ready again."""
         self._server._call(lambda: self._server.app[simulation_key].recover_node(self.name))
+
+
+def _authentication(config: ServerConfig, tls: ServerTLS | None, token: str | None, user: UserInfo,
+                    anonymous: bool | None) -> Authentication:
+    """The config's authentication with the server's own: its token, its CA's client certificates."""
+    authentication = config.authentication
+    tokens = authentication.tokens
+    if token is not None:
+        tokens = {**(tokens or {}), token: user}
+    return Authentication(tokens, authentication.client_certificates or tls is not None,
+                          authentication.anonymous if anonymous is None else anonymous)
 
 
 class ServerClock:

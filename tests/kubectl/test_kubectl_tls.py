@@ -1,7 +1,7 @@
 """kubectl and the official client over https, with the credentials `fakeapi serve` is given:
 `--tls-self-signed` with `--token-auth-file` and `--anonymous-auth=false` (the kubeconfig carries the CA and
 the file's first token), `--tls-cert-file`/`--tls-private-key-file` with `--client-ca-file` (client
-certificates name users) (fails without kubectl)."""
+certificates name users), and the in-process server's client certificate (fails without kubectl)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import os
 import re
 import ssl
 import stat
+import subprocess
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -22,6 +23,7 @@ import yaml
 from kubernetes import client, config
 
 from fakeapi.pki import Authority
+from fakeapi.testing import FakeAPIServer
 from tests.kubectl.conftest import Kubectl, Server, kubectl_binary, start_server, stop_server
 
 TOKENS = 'alice-token,alice,1001,"dev,ops"\nbob-token,bob,1002\n'
@@ -180,3 +182,12 @@ def test_without_a_certificate_requests_are_anonymous(files_server: Server) -> N
     with urllib.request.urlopen(request, context=context, timeout=10) as response:
         assert json.loads(response.read())["status"]["userInfo"] == {"username": "system:anonymous",
                                                                       "groups": ["system:unauthenticated"]}
+
+
+def test_kubectl_uses_the_client_certificate_of_the_in_process_servers_kubeconfig(tmp_path: Path) -> None:
+    with FakeAPIServer(tls=True, anonymous_auth=False) as server:
+        done = subprocess.run([kubectl_binary(), "--kubeconfig", server.kubeconfig, "--cache-dir", str(tmp_path),
+                               "auth", "whoami"], capture_output=True, text=True, timeout=30)
+    assert done.returncode == 0, done.stderr
+    assert rows(done.stdout)[:3] == [["ATTRIBUTE", "VALUE"], ["Username", "kubernetes-admin"],
+                                     ["Groups", "[system:masters system:authenticated]"]]

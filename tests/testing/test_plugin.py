@@ -143,6 +143,53 @@ def test_a_shared_server_runs_the_simulated_cluster_a_tests_marker_asks_for(tmp_
     assert "3 passed" in result.stdout
 
 
+TLS_TESTS = '''
+import pytest
+from kubernetes import client
+
+pytestmark = pytest.mark.fakeapi(tls=True, token="s3cr3t", anonymous_auth=False)
+
+
+def whoami(server):
+    api = client.AuthenticationV1Api(server.kubernetes_client())
+    return api.create_self_subject_review(client.V1SelfSubjectReview()).status.user_info.username
+
+
+def test_https_with_the_token(fakeapi):
+    assert fakeapi.url.startswith("https://") and whoami(fakeapi) == "kubernetes-admin"
+    record(fakeapi)
+
+
+@pytest.mark.fakeapi(seed=3)
+def test_a_seed_adds_to_the_modules_mark(fakeapi):
+    assert fakeapi.url.startswith("https://") and whoami(fakeapi) == "kubernetes-admin"
+    record(fakeapi)
+
+
+@pytest.mark.fakeapi(tls=False)
+def test_another_server(fakeapi):
+    assert fakeapi.url.startswith("http://")
+    record(fakeapi)
+
+
+def record(server):
+    with open("record.txt", "a") as out:
+        out.write(f"{server.port} x\\n")
+'''
+
+
+def test_a_shared_server_keeps_the_https_and_credentials_of_its_modules_mark(tmp_path: Path) -> None:
+    """(Each test's own server takes its marks too: tests/testing/test_tls.py runs them in-process.)"""
+    (tmp_path / "test_tls.py").write_text(TLS_TESTS)
+    result = _run_pytest(tmp_path, "--fakeapi-scope=module")
+    ports = [port for port, _ in _record(tmp_path)]
+    assert result.returncode == 1 and "2 passed, 1 error" in result.stdout, result.stdout
+    assert ("this test asks @pytest.mark.fakeapi for {'tls': False, 'token': 's3cr3t', 'anonymous_auth': False}, "
+            "but the server it shares (--fakeapi-scope) has {'tls': True, 'token': 's3cr3t', 'anonymous_auth': False}"
+            ) in result.stdout
+    assert len(ports) == 2 and len(set(ports)) == 1
+
+
 def test_async_fakeapi_tests_run_with_pytest_asyncio_in_its_default_strict_mode(tmp_path: Path) -> None:
     """No `asyncio_mode` and no `@pytest.mark.asyncio`: the plugin marks the tests that ask for the fixture."""
     (tmp_path / "test_async.py").write_text(ASYNC_TESTS)
