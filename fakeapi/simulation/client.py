@@ -25,6 +25,7 @@ from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.patch import STRATEGIC_MERGE_PATCH, apply_strategic_merge_patch
 from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import AUTHENTICATED_GROUP, UserInfo
 from fakeapi.registry.binding import bind_pod, decode_binding
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
@@ -38,22 +39,33 @@ JSON_TYPE = "application/json"
 
 @dataclass(frozen=True)
 class Component:
-    """Who sends a request: upstream's user agent for the component; the field manager follows from it."""
+    """Who sends a request: upstream's user agent for the component (the field manager follows from it),
+    and the user its credentials name (the request log's user)."""
 
     user_agent: str
+    user: UserInfo
 
     @property
     def manager(self) -> str:
         return self.user_agent.split("/", 1)[0]
 
 
-KUBELET = Component(f"kubelet/{_PLATFORM}")
-SCHEDULER = Component(f"kube-scheduler/{_PLATFORM}/scheduler")
+SCHEDULER = Component(f"kube-scheduler/{_PLATFORM}/scheduler",
+                      UserInfo("system:kube-scheduler", groups=(AUTHENTICATED_GROUP,)))
+
+
+def kubelet(node: str) -> Component:
+    """A node's kubelet, which authenticates as its node (upstream's node client certificate)."""
+    return Component(f"kubelet/{_PLATFORM}",
+                     UserInfo(f"system:node:{node}", groups=("system:nodes", AUTHENTICATED_GROUP)))
 
 
 def controller(service_account: str) -> Component:
     """A kube-controller-manager controller, which uses its own service account's credentials."""
-    return Component(f"kube-controller-manager/{_PLATFORM}/system:serviceaccount:kube-system:{service_account}")
+    user = f"system:serviceaccount:kube-system:{service_account}"
+    return Component(f"kube-controller-manager/{_PLATFORM}/{user}",
+                     UserInfo(user, groups=("system:serviceaccounts", "system:serviceaccounts:kube-system",
+                                            AUTHENTICATED_GROUP)))
 
 
 class Client:
@@ -64,6 +76,14 @@ class Client:
         self.component = component
         self._headers = {content_type: _headers(component.user_agent, content_type)
                          for content_type in (JSON_TYPE, STRATEGIC_MERGE_PATCH)}
+        self._nodes: dict[str, Client] = {}
+
+    def as_node(self, node: str) -> Client:
+        """This client's calls made as `node`'s kubelet (whose credentials name the node)."""
+        client = self._nodes.get(node)
+        if client is None:
+            client = self._nodes[node] = Client(self.api, self.requests, self.faults, kubelet(node))
+        return client
 
     def create(self, resource: str, namespace: str, body: JSON, group: str = "", version: str = "v1") -> JSON:
         registry = self.api.registry(resource, group, version)
@@ -123,7 +143,7 @@ class Client:
         entry = None
         headers = self._headers[content_type]
         if self.requests.limit > 0:
-            entry = self.requests.record(method, path, _NO_QUERY, headers, self.api.clock.now())
+            entry = self.requests.record(method, path, _NO_QUERY, headers, self.api.clock.now(), self.component.user)
             self.requests.set_body(entry, orjson.dumps(body))
         try:
             if self.faults.rules:

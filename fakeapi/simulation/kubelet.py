@@ -354,7 +354,7 @@ class Kubelet:
 
     def _finish(self, runtime: PodRuntime) -> None:
         """The status manager's last step: delete the pod, now terminal, with grace period 0."""
-        self.client.delete("pods", *runtime.key, grace_period=0, uid=runtime.uid)
+        self.client.as_node(runtime.node).delete("pods", *runtime.key, grace_period=0, uid=runtime.uid)
 
     # ---- status
 
@@ -376,8 +376,9 @@ class Kubelet:
         patch = create_two_way_merge_patch({"status": conditions.as_decoded(old)}, {"status": new}, self._tree)
         if patch:
             meta: JSON = pod["metadata"]
-            self.client.patch("pods", meta.get("namespace", ""), meta["name"],
-                              {"metadata": {"uid": meta.get("uid", "")}, **patch}, "status")
+            self.client.as_node(pod["spec"].get("nodeName", "")).patch(
+                "pods", meta.get("namespace", ""), meta["name"], {"metadata": {"uid": meta.get("uid", "")}, **patch},
+                "status")
 
     # ---- addresses, logs, timers
 

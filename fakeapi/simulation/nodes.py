@@ -122,7 +122,7 @@ class NodeAgents:
         }
         node.events.normal(node_reference(name), "Starting", "Starting kubelet.")
         try:
-            self.client.create("nodes", "", body)
+            self.client.as_node(name).create("nodes", "", body)
         except AlreadyExists:
             self.adopt(name)
             return
@@ -147,7 +147,7 @@ class NodeAgents:
         missing = {key: value for key, value in default_labels(name).items()
                    if key not in (obj["metadata"].get("labels") or {})}
         if missing and fresh:
-            self.client.patch("nodes", "", name, {"metadata": {"labels": missing}})
+            self.client.as_node(name).patch("nodes", "", name, {"metadata": {"labels": missing}})
         if fresh:
             node.events.normal(node_reference(name), "Starting", "Starting kubelet.")
         ready = ready_condition(obj)
@@ -161,7 +161,7 @@ class NodeAgents:
         self.run_pods(name)
 
     def _start(self, name: str, internal_ip: str) -> NodeKubelet:
-        node = NodeKubelet(name, internal_ip, EventRecorder(self.client, self.names, "kubelet", name))
+        node = NodeKubelet(name, internal_ip, EventRecorder(self.client.as_node(name), self.names, "kubelet", name))
         self.nodes[name] = node
         return node
 
@@ -220,7 +220,7 @@ class NodeAgents:
         new, transitions = self._status(node, capacity, old.get("allocatable") or capacity, old)
         patch = create_two_way_merge_patch({"status": old}, {"status": new}, self._tree)
         if patch:
-            self.client.patch("nodes", "", node.name, patch, "status")
+            self.client.as_node(node.name).patch("nodes", "", node.name, patch, "status")
         if record:  # (a kubelet carrying on after a restore recorded its transitions before)
             self._record(node, transitions)
         self._every(node, "status", STATUS_REPORT_SECONDS, lambda: self.report_status(node))
@@ -297,13 +297,13 @@ class NodeAgents:
             NODE_LEASE_NAMESPACE, node.name)
         try:
             if lease is None:
-                node.lease = self.client.create("leases", NODE_LEASE_NAMESPACE, self._new_lease(node, now),
-                                                "coordination.k8s.io")
+                node.lease = self.client.as_node(node.name).create(
+                    "leases", NODE_LEASE_NAMESPACE, self._new_lease(node, now), "coordination.k8s.io")
             else:
                 lease["spec"] = {**(lease.get("spec") or {}), "holderIdentity": node.name,
                                  "leaseDurationSeconds": LEASE_DURATION_SECONDS, "renewTime": now}
-                node.lease = self.client.update("leases", NODE_LEASE_NAMESPACE, node.name, lease,
-                                                group="coordination.k8s.io")
+                node.lease = self.client.as_node(node.name).update(
+                    "leases", NODE_LEASE_NAMESPACE, node.name, lease, group="coordination.k8s.io")
         except (Conflict, NotFound, AlreadyExists):
             node.lease = None  # someone else wrote it: read it afresh at the next renewal
         self._every(node, "lease", LEASE_RENEW_SECONDS, lambda: self._renew_lease(node))

@@ -13,7 +13,7 @@ from fakeapi.cluster import Api
 from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
-from fakeapi.simulation.client import KUBELET, SCHEDULER, Client, controller
+from fakeapi.simulation.client import SCHEDULER, Client, controller, kubelet
 from fakeapi.simulation.events import EventNames
 from fakeapi.simulation.kubelet import Kubelet
 from fakeapi.simulation.nodelifecycle import NodeLifecycle
@@ -36,14 +36,14 @@ class Simulation:
         self.view = ClusterView()
         names = EventNames(api.clock)
         node_controller = Client(api, requests, faults, controller("node-controller"))
-        kubelet = Client(api, requests, faults, KUBELET)
-        self.nodes = NodeAgents(kubelet, names, self.work, self.view, api.ids, config.node_capacity, self._run_pods)
+        kubelets = Client(api, requests, faults, kubelet(""))  # each call made as_node(the node)
+        self.nodes = NodeAgents(kubelets, names, self.work, self.view, api.ids, config.node_capacity, self._run_pods)
         self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
         self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
         self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
         self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
                                       self.work, self.view)
-        self.kubelet = Kubelet(kubelet, self.work, self.view, self.nodes)
+        self.kubelet = Kubelet(kubelets, self.work, self.view, self.nodes)
         self._serving = False  # the server is up (between its startup and cleanup)
         self._running = False
 

@@ -127,6 +127,8 @@ def test_a_deleted_pod_is_stopped_then_deleted_by_its_kubelet(cluster: FakeAPISe
     deletes = [entry for entry in cluster.requests if entry.method == "DELETE" and entry.user_agent == KUBELET_AGENT]
     assert deletes[0].json() == {"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0,
                                  "preconditions": {"uid": pod.metadata.uid}}
+    assert {entry.user.username for entry in cluster.requests if entry.user_agent == KUBELET_AGENT} == {
+        f"system:node:{pod.spec.node_name}"}
     final = [entry.json()["status"] for entry in cluster.requests if entry.subresource == "status"][-1]
     assert final["phase"] == "Succeeded"
 

@@ -59,6 +59,7 @@ def test_a_pod_is_bound_to_a_node_with_a_scheduled_event(scheduler: FakeAPIServe
     assert event.event_time is not None and event.first_timestamp is None and event.source.component is None
     binding = next(entry for entry in scheduler.requests if entry.subresource == "binding")
     assert (binding.method, binding.user_agent, binding.status) == ("POST", SCHEDULER_AGENT, 201)
+    assert (binding.user.username, binding.user.groups) == ("system:kube-scheduler", ("system:authenticated",))
     assert binding.json()["target"] == {"kind": "Node", "name": "node-a"}
 
 

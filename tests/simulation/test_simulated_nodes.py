@@ -55,6 +55,9 @@ def test_the_lease_is_renewed_every_ten_seconds_on_the_server_clock(cluster: Fak
     assert renewed == first.spec.renew_time + timedelta(seconds=30)
     renewals = [entry for entry in cluster.requests if entry.method == "PUT" and entry.resource == "leases"]
     assert {entry.user_agent for entry in renewals} == {KUBELET_AGENT} and len(renewals) == 3
+    # each kubelet authenticates as its node (upstream's node client certificate)
+    assert {(entry.user.username, entry.user.groups) for entry in renewals} == {
+        ("system:node:node-1", ("system:nodes", "system:authenticated"))}
 
 
 def test_the_node_status_is_reported_every_five_minutes(cluster: FakeAPIServer, core: Any) -> None:
