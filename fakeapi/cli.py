@@ -113,8 +113,9 @@ def parser() -> argparse.ArgumentParser:
     auth.add_argument("--tls-private-key-file", type=Path, metavar="FILE",
                       help="the private key of --tls-cert-file (PEM)")
     auth.add_argument("--tls-self-signed", action="store_true",
-                      help="serve https with a CA made at start; --kubeconfig then holds the CA, and a client "
-                           "certificate it issues unless --token-auth-file gives a token")
+                      help="serve https with a CA made at start and a certificate for loopback, --host and "
+                           "--allowed-hosts; --kubeconfig then holds the CA, and a client certificate it "
+                           "issues unless --token-auth-file gives a token")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
     openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                          help="where to write v3/api__v1_openapi.json and v2/swagger.json "
@@ -243,7 +244,7 @@ def _parse(kind: type[Number], text: str, what: str) -> Number:
 
 def serve_command(args: argparse.Namespace) -> int:
     from fakeapi.config import DEFAULT_NODE_CAPACITY, Authentication, ServerConfig, SimulationConfig
-    from fakeapi.http.access import answered_hosts
+    from fakeapi.http.access import answered_hosts, host_name
     from fakeapi.serve import StartupError, read_token_file, serve, server_tls
 
     simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
@@ -252,7 +253,7 @@ def serve_command(args: argparse.Namespace) -> int:
     try:
         tokens = read_token_file(args.token_auth_file) if args.token_auth_file is not None else None
         tls = server_tls(args.host, args.tls_self_signed, args.tls_cert_file, args.tls_private_key_file,
-                         args.client_ca_file)
+                         args.client_ca_file, {host_name(name) for name in args.allowed_hosts or ()})
         authentication = Authentication(tokens, client_certificates=tls is not None and bool(tls.client_cas),
                                         anonymous=args.anonymous_auth)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,

@@ -15,6 +15,7 @@ import shlex
 import signal
 import socket
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 from fakeapi.app import create_app
@@ -93,12 +94,13 @@ def read_token_file(path: Path) -> dict[str, UserInfo]:
 
 
 def server_tls(host: str, self_signed_certificate: bool, certificate_file: Path | None, key_file: Path | None,
-               client_ca_file: Path | None) -> ServerTLS | None:
-    """TLS as the flags ask (None: plain http); the CLI has checked that the flags go together."""
+               client_ca_file: Path | None, names: Iterable[str] = ()) -> ServerTLS | None:
+    """TLS as the flags ask (None: plain http); a self-signed certificate also names `names` (those of
+    --allowed-hosts). The CLI has checked that the flags go together."""
     try:
         client_cas = client_cas_from_file(client_ca_file) if client_ca_file is not None else b""
         if self_signed_certificate:
-            return self_signed(host, client_cas)
+            return self_signed(host, client_cas, names)
         if certificate_file is not None and key_file is not None:
             tls = from_files(certificate_file, key_file)
             return ServerTLS(tls.certificate, tls.key, client_cas, tls.trusted)

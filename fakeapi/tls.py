@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import ssl
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -56,14 +57,18 @@ class ServerTLS:
         return context
 
 
-def self_signed(host: str, client_cas: bytes = b"") -> ServerTLS:
-    """A new CA and a certificate it signs for loopback and `host` (unless it is a wildcard address);
-    client certificates of that CA (and of `client_cas`, PEM) name users."""
+def self_signed(host: str, client_cas: bytes = b"", names: Iterable[str] = ()) -> ServerTLS:
+    """A new CA and a certificate it signs for `host` (unless it is a wildcard address), loopback and
+    `names` (the other names clients reach the server by); client certificates of that CA (and of
+    `client_cas`, PEM) name users."""
     from fakeapi.pki import Authority
 
-    hosts = list(LOOPBACK_NAMES) if host in WILDCARD_HOSTS else [host, *LOOPBACK_NAMES]
+    hosts = list(dict.fromkeys([*([] if host in WILDCARD_HOSTS else [host]), *LOOPBACK_NAMES, *sorted(names)]))
     authority = Authority.new("fakeapi")
-    serving = authority.issue_server(hosts)
+    try:
+        serving = authority.issue_server(hosts)
+    except ValueError as error:  # a name a certificate cannot hold (not ASCII: give its xn-- form)
+        raise TLSError(f"cannot make a certificate for the names {', '.join(hosts)}: {error}") from None
     return ServerTLS(serving.certificate, serving.key, authority.certificate + client_cas, authority.certificate,
                      authority)
 

@@ -428,3 +428,26 @@ def test_https_with_given_certificate_files_and_upstreams_token_file_warnings(tm
     assert config["users"][0]["user"] == {"token": "s3cr3t"}
     assert config["clusters"][0]["cluster"]["certificate-authority-data"] == \
         base64.b64encode(files["ca"].read_bytes()).decode()
+
+
+def test_a_self_signed_certificate_names_the_allowed_hosts_too(tmp_path: Path) -> None:
+    """A client reaching the server by a name of --allowed-hosts verifies the certificate against the CA
+    of the kubeconfig, and that name is answered."""
+    kubeconfig = tmp_path / "kubeconfig"
+    process = subprocess.Popen([*FAKEAPI, "serve", "--port", "0", "--tls-self-signed", "--allowed-hosts",
+                                "fakeapi.test", "--kubeconfig", str(kubeconfig)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        port = int(read_line(process).strip().rsplit(":", 1)[-1])
+        config = yaml.safe_load(kubeconfig.read_text())
+        ca = base64.b64decode(config["clusters"][0]["cluster"]["certificate-authority-data"]).decode()
+        context = ssl.create_default_context(cadata=ca)
+        with socket.create_connection(("127.0.0.1", port), timeout=SECONDS) as raw, \
+                context.wrap_socket(raw, server_hostname="fakeapi.test") as tls:
+            tls.sendall(b"GET /version HTTP/1.1\r\nHost: fakeapi.test\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := tls.recv(65536):
+                answer += chunk
+    finally:
+        stop(process)
+    assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b'"minor": "32"' in answer
