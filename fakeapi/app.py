@@ -60,7 +60,6 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[inflight_key] = InFlight(config.max_requests_inflight, config.max_mutating_requests_inflight)
     app[deadlines_key] = Deadlines(config.request_timeout)
     app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
-    api.store.set_history_age(config.watch_history_age, api.clock.monotonic)
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
     app.on_shutdown.append(_end_watches)

@@ -90,7 +90,9 @@ def _served(registry: Registry | None, group: str, version: str) -> Registry:
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
-    api = Api(Store(config.watch_history), clock or Clock(), IdSource(config.seed))
+    clock = clock or Clock()
+    store = Store(config.watch_history, config.watch_history_age, clock.monotonic)
+    api = Api(store, clock, IdSource(config.seed))
     api.store.subscribe(api.pod_logs.on_event)
     admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     for kind in KINDS:

@@ -1,8 +1,23 @@
-"""The versioned in-memory store: one global resourceVersion, objects kept as serialised bytes.
+"""The versioned store: one global resourceVersion, objects kept as serialised bytes.
 
 The store is synchronous: no `await` happens inside a call, so on the event loop every call is
 atomic and compare-and-swap needs no lock. Objects go in as dicts and are kept only as JSON bytes,
 so no caller ever holds a reference to a stored object; reads hand out fresh dicts or the bytes.
+
+The objects are served from memory. A `Journal` (optional) makes them durable: the store loads from
+it once, and stores every write in it before the write takes effect, so a write is acknowledged
+only once the journal holds it. The change history for watches stays in memory, as upstream's
+watch cache does: after a restart, watches from an earlier resourceVersion get 410 Expired.
+
+What callers use, and all that another backend must provide:
+- reads: `resource_version`, `get`/`get_bytes`/`exists` of one key, `list_bytes` and `items` (a list
+  in storage-key order, without and with keys), `keys_in_order` (the keys, cached, for pages) and
+  `objects_at` (a list as it was at an earlier resourceVersion, for consistent pages);
+- writes: `create`, `update` (with the expected resourceVersion as precondition), `delete` (with an
+  optional one), and `snapshot`/`restore` of everything (the control API's reset and snapshots);
+- watch: `events_since` a resourceVersion (or Expired), and `subscribe` to every later change (and
+  `unsubscribe`; `after_delivery` runs a listener's reaction once the change has reached every
+  listener).
 """
 
 from __future__ import annotations
@@ -11,7 +26,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 import orjson
 
@@ -40,7 +55,31 @@ def namespace_order(namespace: str) -> str:
     return namespace + "/"
 
 
+# resource -> namespace -> name -> (resourceVersion, bytes)
 Objects = dict[str, dict[str, dict[str, tuple[str, bytes]]]]
+
+
+class Journal(Protocol):
+    """Where a durable store keeps its objects. Every call returns only once what it wrote is stored
+    (and raises, storing nothing, if it cannot be)."""
+
+    def load(self) -> tuple[Objects, int]:
+        """The objects stored, and the last resourceVersion handed out (0 for a new journal)."""
+        ...
+
+    def write(self, key: ObjectKey, resource_version: int, data: bytes | None) -> None:
+        """One write: the object's bytes at `resource_version`, or None when it was deleted at it."""
+        ...
+
+    def replace(self, objects: Objects, resource_version: int) -> None:
+        """Every object at once (a reset or a restored snapshot), at `resource_version`."""
+        ...
+
+    def close(self) -> None: ...
+
+
+class StorageError(Exception):
+    """A journal that cannot be used (a damaged or foreign file, say): one line naming the cause."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,15 +105,15 @@ def encode(obj: JSON) -> bytes:
 
 class Store:
     def __init__(self, history: int = DEFAULT_HISTORY, history_age: float | None = None,
-                 now: Callable[[], float] = time.monotonic) -> None:
-        # resource -> namespace -> name -> (resourceVersion, bytes)
-        self._objects: dict[str, dict[str, dict[str, tuple[str, bytes]]]] = {}
-        self._rv = 0
+                 now: Callable[[], float] = time.monotonic, journal: Journal | None = None) -> None:
+        """`history` changes are kept for watches, forgotten after `history_age` seconds if given."""
+        self._journal = journal
+        self._objects, self._rv = journal.load() if journal is not None else ({}, 0)
         self._history: deque[Event] = deque(maxlen=max(1, history))
         self._recorded: deque[float] = deque(maxlen=max(1, history))  # when each history event happened
-        self._history_age = history_age
+        self._history_age = history_age or None
         self._now = now
-        self._compacted_rv = 0  # changes up to here are no longer replayable
+        self._compacted_rv = self._rv  # changes up to here are no longer replayable
         self._listeners: list[Listener] = []
         # work listeners asked to run once the change they heard about has reached every listener
         self._after_delivery: deque[Callable[[], None]] = deque()
@@ -82,12 +121,6 @@ class Store:
         self._running_after_delivery = False
         # (resource, namespace or None) -> keys in storage order; dropped when an object comes or goes
         self._key_order: dict[tuple[str, str | None], list[tuple[str, ObjectKey]]] = {}
-
-    def set_history_age(self, seconds: float | None, now: Callable[[], float] | None = None) -> None:
-        """Also forget changes older than `seconds` (None: keep as many as the history holds)."""
-        self._history_age = seconds if seconds else None
-        if now is not None:
-            self._now = now
 
     # ---- reads
 
@@ -120,6 +153,7 @@ class Store:
         return out
 
     def items(self, resource: str, namespace: str | None = None) -> Iterator[tuple[ObjectKey, bytes]]:
+        """As `list_bytes`, with each object's key."""
         spaces = self._objects.get(resource, {})
         for ns in [namespace] if namespace is not None else sorted(spaces, key=namespace_order):
             objects = spaces.get(ns, {})
@@ -169,10 +203,11 @@ class Store:
         objects = self._objects.setdefault(key.resource, {}).setdefault(key.namespace, {})
         if key.name in objects:
             raise AlreadyExists.for_object(key.resource, key.name)
-        data = self._stamp(obj)
-        objects[key.name] = (str(self._rv), data)
+        rv, data = self._stamp(obj)
+        self._commit(key, rv, data)
+        objects[key.name] = (str(rv), data)
         self._forget_order(key)
-        self._emit(Event("ADDED", key, self._rv, data, None))
+        self._emit(Event("ADDED", key, rv, data, None))
         return data
 
     def update(self, key: ObjectKey, obj: JSON, expected_rv: str) -> bytes:
@@ -183,9 +218,10 @@ class Store:
             raise NotFound.for_object(key.resource, key.name)
         if entry[0] != expected_rv:
             raise Conflict.modified(key.resource, key.name)
-        data = self._stamp(obj)
-        objects[key.name] = (str(self._rv), data)
-        self._emit(Event("MODIFIED", key, self._rv, data, entry[1]))
+        rv, data = self._stamp(obj)
+        self._commit(key, rv, data)
+        objects[key.name] = (str(rv), data)
+        self._emit(Event("MODIFIED", key, rv, data, entry[1]))
         return data
 
     def delete(self, key: ObjectKey, expected_rv: str | None = None) -> bytes:
@@ -197,19 +233,12 @@ class Store:
         if expected_rv is not None and entry[0] != expected_rv:
             raise Conflict.modified(key.resource, key.name)
         obj: JSON = orjson.loads(entry[1])
-        data = self._stamp(obj)
+        rv, data = self._stamp(obj)
+        self._commit(key, rv, None)
         del objects[key.name]
         self._forget_order(key)
-        self._emit(Event("DELETED", key, self._rv, data, entry[1]))
+        self._emit(Event("DELETED", key, rv, data, entry[1]))
         return data
-
-    def clear(self) -> None:
-        """Forget every object and all history (the resourceVersion keeps counting up)."""
-        self._objects.clear()
-        self._key_order.clear()
-        self._history.clear()
-        self._recorded.clear()
-        self._compacted_rv = self._rv
 
     def snapshot(self) -> StoreSnapshot:
         return StoreSnapshot(_copy_objects(self._objects), self._rv)
@@ -217,9 +246,13 @@ class Store:
     def restore(self, snapshot: StoreSnapshot) -> None:
         """Put back the objects of a snapshot. The resourceVersion counts on (never back), and the change
         history is dropped, so a watcher resuming from any earlier version gets 410 Expired and relists."""
-        self._objects = _copy_objects(snapshot.objects)
+        objects = _copy_objects(snapshot.objects)
+        rv = self._rv + 1
+        if self._journal is not None:
+            self._journal.replace(objects, rv)
+        self._objects = objects
         self._key_order.clear()
-        self._rv += 1
+        self._rv = rv
         self._history.clear()
         self._recorded.clear()
         self._compacted_rv = self._rv
@@ -238,12 +271,6 @@ class Store:
             return []
         return [event for event in self._history if event.resource_version > resource_version]
 
-    @property
-    def oldest_replayable(self) -> int:
-        """The oldest resourceVersion whose later changes are all still in the history."""
-        self._forget_old()
-        return self._compacted_rv
-
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
 
@@ -258,15 +285,24 @@ class Store:
         if not self._delivering:
             self._run_after_delivery()
 
+    def close(self) -> None:
+        if self._journal is not None:
+            self._journal.close()
+
     # ---- internals
 
-    def _stamp(self, obj: JSON) -> bytes:
-        """`obj` encoded at the next resourceVersion, which is used up only once the encoding worked."""
-        version = self._rv + 1
-        obj.setdefault("metadata", {})["resourceVersion"] = str(version)
-        data = encode(obj)
-        self._rv = version
-        return data
+    def _stamp(self, obj: JSON) -> tuple[int, bytes]:
+        """The object's bytes at the next resourceVersion, which `_commit` takes: a write that fails
+        before (its encoding, say) uses up no resourceVersion."""
+        rv = self._rv + 1
+        obj.setdefault("metadata", {})["resourceVersion"] = str(rv)
+        return rv, encode(obj)
+
+    def _commit(self, key: ObjectKey, rv: int, data: bytes | None) -> None:
+        """Take `rv` for a write, once the journal (if any) has stored it."""
+        if self._journal is not None:
+            self._journal.write(key, rv, data)
+        self._rv = rv
 
     def _emit(self, event: Event) -> None:
         if len(self._history) == self._history.maxlen:

@@ -1,5 +1,5 @@
 """The versioned store without HTTP: one global resourceVersion, bytes in and copies out, change events,
-preconditions, history and snapshots."""
+preconditions, history and snapshots; a write takes a resourceVersion only once it is stored."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 from fakeapi.machinery.errors import AlreadyExists, Conflict, Expired, NotFound
 from fakeapi.machinery.types import ObjectKey
-from fakeapi.storage.store import Event, Store
+from fakeapi.storage.store import Event, Objects, Store
 
 POD = ObjectKey("pods", "default", "web")
 NAMESPACE = ObjectKey("namespaces", "", "default")
@@ -132,3 +132,57 @@ def test_work_queued_outside_a_change_runs_at_once() -> None:
     store = Store()
     store.after_delivery(lambda: store.create(POD, obj("web")))
     assert store.exists(POD)
+
+
+class FailingJournal:
+    """A journal whose disk is full: every write fails."""
+
+    def load(self) -> tuple[Objects, int]:
+        return {}, 0
+
+    def write(self, key: ObjectKey, resource_version: int, data: bytes | None) -> None:
+        raise OSError("No space left on device")
+
+    def replace(self, objects: Objects, resource_version: int) -> None:
+        raise OSError("No space left on device")
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_write_whose_object_cannot_be_encoded_uses_up_no_resource_version() -> None:
+    store = Store()
+    store.create(POD, {"metadata": {"name": "web"}})
+    with pytest.raises(TypeError):
+        store.update(POD, {"metadata": {"name": "web"}, "spec": {"big": 2**64}}, "1")
+    with pytest.raises(TypeError):
+        store.create(ObjectKey("pods", "default", "db"), {"metadata": {"name": "db"}, "spec": {"big": 2**64}})
+    assert store.resource_version == 1
+    assert store.update(POD, {"metadata": {"name": "web"}}, "1") == b'{"metadata":{"name":"web","resourceVersion":"2"}}'
+    assert not store.exists(ObjectKey("pods", "default", "db"))
+
+
+def test_a_write_the_journal_cannot_store_changes_nothing() -> None:
+    store = Store(journal=FailingJournal())
+    events: list[Event] = []
+    store.subscribe(events.append)
+    with pytest.raises(OSError, match="No space left"):
+        store.create(POD, {"metadata": {"name": "web"}})
+    assert (store.resource_version, store.exists(POD), events) == (0, False, [])
+    assert store.list_bytes("pods") == []
+    with pytest.raises(OSError, match="No space left"):
+        store.restore(store.snapshot())
+    assert store.resource_version == 0
+
+
+def test_a_loaded_store_serves_its_objects_and_replays_nothing_from_before() -> None:
+    class Loaded(FailingJournal):
+        def load(self) -> tuple[Objects, int]:
+            return {"pods": {"default": {"web": ("7", b'{"metadata":{"name":"web","resourceVersion":"7"}}')}}}, 9
+
+    store = Store(journal=Loaded())
+    assert store.resource_version == 9
+    assert orjson.loads(store.get_bytes(POD))["metadata"]["resourceVersion"] == "7"
+    assert store.events_since(9) == []
+    with pytest.raises(Expired, match=r"^too old resource version: 8 \(9\)$"):
+        store.events_since(8)

@@ -1,0 +1,172 @@
+"""The SQLite journal: what a store writes is there when the file is opened again, and a file that is not
+fakeapi's (or is damaged, or in use) is refused with one line."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import orjson
+import pytest
+
+from fakeapi.machinery.errors import Conflict, Expired
+from fakeapi.machinery.types import ObjectKey
+from fakeapi.storage.sqlite import SqliteJournal
+from fakeapi.storage.store import StorageError, Store, StoreSnapshot
+
+WEB = ObjectKey("pods", "default", "web")
+DB = ObjectKey("pods", "default", "db")
+KUBE = ObjectKey("namespaces", "", "kube-system")
+
+
+@pytest.fixture
+def path(tmp_path: Path) -> Path:
+    return tmp_path / "fakeapi.db"
+
+
+@pytest.fixture
+def store(path: Path) -> Iterator[Store]:
+    opened = Store(journal=SqliteJournal(path))
+    yield opened
+    opened.close()
+
+
+def reopen(store: Store, path: Path) -> Store:
+    store.close()
+    return Store(journal=SqliteJournal(path))
+
+
+def test_a_new_file_is_an_empty_store(store: Store) -> None:
+    assert store.resource_version == 0
+    assert store.list_bytes("pods") == []
+
+
+def test_every_write_is_there_after_reopening_and_the_sequence_goes_on(store: Store, path: Path) -> None:
+    store.create(KUBE, {"metadata": {"name": "kube-system"}})
+    store.create(WEB, {"metadata": {"name": "web"}})
+    store.create(DB, {"metadata": {"name": "db"}})
+    web = store.update(WEB, {"metadata": {"name": "web", "labels": {"app": "web"}}}, "2")
+    store.delete(DB)
+    kube = store.get_bytes(KUBE)
+    assert store.resource_version == 5
+
+    again = reopen(store, path)
+    try:
+        assert again.resource_version == 5  # the delete's version too: it is never handed out again
+        assert again.list_bytes("pods") == [web]
+        assert again.get_bytes(KUBE) == kube
+        assert not again.exists(DB)
+        with pytest.raises(Expired, match=r"^too old resource version: 4 \(5\)$"):
+            again.events_since(4)
+        assert again.events_since(5) == []
+        created = again.create(DB, {"metadata": {"name": "db"}})
+        assert orjson.loads(created)["metadata"]["resourceVersion"] == "6"
+        with pytest.raises(Conflict):
+            again.update(WEB, {"metadata": {"name": "web"}}, "2")
+        updated = again.update(WEB, {"metadata": {"name": "web"}}, "4")
+        assert orjson.loads(updated)["metadata"]["resourceVersion"] == "7"
+    finally:
+        again.close()
+
+
+def test_a_restored_snapshot_and_a_reset_are_kept(store: Store, path: Path) -> None:
+    store.create(WEB, {"metadata": {"name": "web"}})
+    snapshot = store.snapshot()
+    store.create(DB, {"metadata": {"name": "db"}})
+    store.restore(snapshot)
+    again = reopen(store, path)
+    assert [orjson.loads(data)["metadata"]["name"] for data in again.list_bytes("pods")] == ["web"]
+    assert again.resource_version == 3
+    again.restore(StoreSnapshot({}, 0))
+    again = reopen(again, path)
+    try:
+        assert (again.list_bytes("pods"), again.resource_version) == ([], 4)
+    finally:
+        again.close()
+
+
+def test_an_empty_file_is_set_up_as_new(path: Path) -> None:
+    path.touch()
+    journal = SqliteJournal(path)
+    try:
+        assert journal.load() == ({}, 0)
+    finally:
+        journal.close()
+
+
+def test_a_second_server_on_the_same_file_is_refused(store: Store, path: Path) -> None:
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(path)
+    assert str(refused.value) == (f"{path} is in use by another fakeapi server; stop it, or pass another file "
+                                  f"to --storage")
+
+
+FIX = "move it away, or pass another file to --storage"
+
+
+def test_a_file_that_is_not_a_database_is_refused(path: Path) -> None:
+    path.write_bytes(b"apiVersion: v1\nkind: Pod\n")
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(path)
+    assert str(refused.value) == f"{path} is not a fakeapi storage file (not an SQLite database); {FIX}"
+    assert path.read_bytes() == b"apiVersion: v1\nkind: Pod\n"
+
+
+def test_another_applications_database_is_refused_and_left_alone(path: Path) -> None:
+    with sqlite3.connect(path) as other:
+        other.execute("CREATE TABLE notes (text TEXT)")
+    other.close()
+    before = path.read_bytes()
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(path)
+    assert str(refused.value) == (f"{path} is not a fakeapi storage file (an SQLite database of another "
+                                  f"application, or a damaged one); {FIX}")
+    assert path.read_bytes() == before
+
+
+def test_a_file_of_another_layout_is_refused(store: Store, path: Path) -> None:
+    store.close()
+    with sqlite3.connect(path) as db:
+        db.execute("PRAGMA user_version = 99")
+    db.close()
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(path)
+    assert str(refused.value) == (f"{path} was written by another version of fakeapi (layout 99, this one "
+                                  f"reads 1); {FIX}")
+
+
+def test_damaged_pages_are_refused(store: Store, path: Path) -> None:
+    for index in range(20):
+        store.create(ObjectKey("pods", "default", f"pod-{index}"), {"metadata": {"name": f"pod-{index}"}})
+    store.close()
+    with path.open("r+b") as file:
+        file.seek(4096 + 8)  # the second page: the first table's b-tree
+        file.write(b"\xff" * 64)
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(path)
+    message = str(refused.value)  # what quick_check found, e.g. `On tree page 2 cell 19: Offset 65535 out of ...`
+    assert message.startswith(f"{path} is damaged (") and message.endswith(f"); {FIX}") and "\n" not in message
+
+
+def test_damaged_bytes_inside_an_object_are_refused(store: Store, path: Path) -> None:
+    store.create(WEB, {"metadata": {"name": "web"}, "spec": {"image": "nginx:1.27"}})
+    store.close()
+    data = path.read_bytes()
+    assert data.count(b"nginx:1.27") == 1
+    path.write_bytes(data.replace(b"nginx:1.27", b"nginx:6.66"))
+    journal = SqliteJournal(path)
+    try:
+        with pytest.raises(StorageError) as refused:
+            journal.load()
+    finally:
+        journal.close()
+    assert str(refused.value) == (f"{path} is damaged (the bytes of pods default/web do not match their "
+                                  f"checksum); {FIX}")
+
+
+def test_a_missing_folder_is_named(tmp_path: Path) -> None:
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(tmp_path / "missing" / "fakeapi.db")
+    assert str(refused.value) == (f"cannot open the storage file {tmp_path / 'missing' / 'fakeapi.db'}: unable to "
+                                  f"open database file; check the path and its permissions")
