@@ -1,4 +1,5 @@
-"""create_app(): a fresh, empty server (its own store, clock and registries) as an aiohttp app."""
+"""create_app(): a server (its own store, clock and registries) as an aiohttp app: fresh and empty, or
+over the objects of its storage file."""
 
 from __future__ import annotations
 
@@ -62,6 +63,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
+    app.on_startup.append(_start_api)
     app.on_shutdown.append(_end_watches)
     if config.authentication.tokens is not None:
         app.on_response_prepare.append(add_warning)
@@ -71,6 +73,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[state_followers_key] = followers
     app.on_startup.append(simulation.on_startup)
     app.on_cleanup.append(simulation.on_cleanup)
+    app.on_cleanup.append(_close_store)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
     if config.control_api:
@@ -79,9 +82,18 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     return app
 
 
+async def _start_api(app: web.Application) -> None:
+    app[api_key].start()
+
+
 async def _end_watches(app: web.Application) -> None:
     """Every watch ends before aiohttp waits for the handlers still running."""
     await app[watch_hub_key].shutdown()
+
+
+async def _close_store(app: web.Application) -> None:
+    """After the last handler: a durable store's file is complete and unlocked."""
+    app[api_key].store.close()
 
 
 def setup_routes(app: web.Application, router: GuardedRouter) -> None:

@@ -59,7 +59,12 @@ def parser() -> argparse.ArgumentParser:
                             f"{DEFAULT_REQUEST_LOG_BYTES})")
     serve.add_argument("--seed", type=int, help="seed uids and generated names, for reproducible runs")
     serve.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
-                       help="create the objects of this YAML or JSON file at start (repeatable)")
+                       help="create the objects of this YAML or JSON file at start (repeatable; with "
+                            "--storage sqlite:PATH, only when the file is new)")
+    serve.add_argument("--storage", type=storage, default=None, metavar="memory|sqlite:PATH",
+                       help="where objects are kept: memory (the default; gone when the server stops) or "
+                            "sqlite:PATH, a file that keeps every object and the resourceVersion sequence "
+                            "across restarts and crashes")
     serve.add_argument("--disable-admission-plugins", type=admission_plugins, default=frozenset(),
                        metavar="A,B", help="admission plugins to turn off, by kube-apiserver's names (fakeapi "
                                            "runs NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, "
@@ -177,6 +182,16 @@ def host_names(text: str) -> frozenset[str]:
     return frozenset(names)
 
 
+def storage(text: str) -> Path | None:
+    """`memory` (None) or `sqlite:PATH`."""
+    if text == "memory":
+        return None
+    scheme, _, path = text.partition(":")
+    if scheme == "sqlite" and path:
+        return Path(path)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a storage: give memory or sqlite:PATH")
+
+
 def admission_plugins(text: str) -> frozenset[str]:
     from fakeapi.registry.admission import UPSTREAM_PLUGINS
 
@@ -265,7 +280,8 @@ def serve_command(args: argparse.Namespace) -> int:
                               request_timeout=args.request_timeout, idle_timeout=args.idle_timeout,
                               read_header_timeout=args.read_header_timeout,
                               allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
-                              control_api=args.control_api, authentication=authentication)
+                              control_api=args.control_api, authentication=authentication,
+                              storage_file=args.storage)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

@@ -1,4 +1,4 @@
-"""The whole in-memory API: one store, one clock, and the registries of every resource served."""
+"""The whole API: one store, one clock, and the registries of every resource served."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from fakeapi.registry.admission import (
 )
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import WriteOptions
+from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
 # The kinds this server stores: one line each; discovery, OpenAPI, routes and the control API follow.
@@ -69,6 +70,13 @@ class Api:
     resources: dict[str, Registry] = field(default_factory=dict)
     subresources: dict[tuple[str, str], Registry] = field(default_factory=dict)
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
+    restarted: bool = False  # the store came from a storage file that already held objects
+    namespace_controller: NamespaceController = field(init=False)
+
+    def start(self) -> None:
+        """On the event loop, before serving: resume what the controllers left when a durable store's
+        server stopped (as upstream's controllers list everything when they start)."""
+        self.namespace_controller.resume()
 
     def registry(self, resource: str, group: str = "", version: str = "v1") -> Registry:
         return _served(self.resources.get(resource), group, version)
@@ -90,9 +98,16 @@ def _served(registry: Registry | None, group: str, version: str) -> Registry:
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
+    """The API over a new store, or over the objects of `config.storage_file` (StorageError if that file
+    cannot be used)."""
     clock = clock or Clock()
-    store = Store(config.watch_history, config.watch_history_age, clock.monotonic)
-    api = Api(store, clock, IdSource(config.seed))
+    journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
+    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal)
+    restarted_at = store.resource_version  # 0 for a new store
+    seed: int | str | None = config.seed
+    if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again
+        seed = f"{seed}@{restarted_at}"
+    api = Api(store, clock, IdSource(seed), restarted=bool(restarted_at))
     api.store.subscribe(api.pod_logs.on_event)
     admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     for kind in KINDS:
@@ -102,10 +117,11 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         for name in kind.subresource_strategies:
             api.subresources[(kind.info.resource, name)] = registry.subresource(name)
     start_namespace_content_controllers(api)
-    seed_namespaces(api)
-    controller = NamespaceController(
+    if not api.restarted:  # a restarted server keeps the namespaces it had
+        seed_namespaces(api)
+    api.namespace_controller = NamespaceController(
         api.resources["namespaces"], lambda: [r for r in api.resources.values() if r.info.namespaced])
-    api.store.subscribe(controller.on_event)
+    api.store.subscribe(api.namespace_controller.on_event)
     return api
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 
 from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
@@ -77,3 +78,5 @@ class ServerConfig:
     allowed_hosts: frozenset[str] | None = None
     control_api: bool = True  # serve /fakeapi/v1/
     authentication: Authentication = field(default_factory=Authentication)
+    # the SQLite file that keeps every object across restarts (None: objects live in memory only)
+    storage_file: Path | None = None

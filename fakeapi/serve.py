@@ -1,9 +1,9 @@
 """`fakeapi serve`: read the credentials files, seed, bind, write the kubeconfig, announce, serve until
 SIGINT or SIGTERM.
 
-What can stop a start (a port in use, an unknown host, an unreadable seed, token or certificate file,
-an unwritable kubeconfig path) is raised as a StartupError: one line that names the cause and the fix,
-which the CLI prints instead of a traceback.
+What can stop a start (a storage file that cannot be used, a port in use, an unknown host, an
+unreadable seed, token or certificate file, an unwritable kubeconfig path) is raised as a StartupError:
+one line that names the cause and the fix, which the CLI prints instead of a traceback.
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.users import UserInfo
 from fakeapi.seeding import seed
+from fakeapi.storage.store import StorageError
 from fakeapi.tls import ServerTLS, TLSError, client_cas_from_file, from_files, self_signed
 from fakeapi.tokenfile import TokenFileError, parse_token_file
 
@@ -40,9 +41,13 @@ class StartupError(Exception):
 
 async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | None,
                 seed_files: list[Path] | None = None, log_requests: bool = False, tls: ServerTLS | None = None) -> None:
-    app = create_app(config)
-    for seed_file in seed_files or []:
-        seed_from_file(app[api_key], seed_file)
+    try:
+        app = create_app(config)
+    except StorageError as error:
+        raise StartupError(str(error)) from None
+    api = app[api_key]
+    for seed_file in [] if api.restarted else seed_files or []:  # seed files fill a new store only
+        seed_from_file(api, seed_file)
     # Everything built so far (modules, schemas, plans) lives as long as the server: keep it out of
     # the collector's way, and collect young objects less often (each request allocates thousands).
     # (No gc.collect() first: it finds nothing after the imports and would slow every start.)

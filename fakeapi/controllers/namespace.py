@@ -23,7 +23,14 @@ class NamespaceController:
         self.finalize = namespaces.subresource("finalize")
         self.namespaced = namespaced
         self._pending: set[str] = set()
-        self._terminating: set[str] = set()
+        # namespaces being deleted (a restarted server's come from its store)
+        stored = [orjson.loads(data) for data in namespaces.list_all()]
+        self._terminating = {namespace["metadata"]["name"] for namespace in stored if _deleting(namespace)}
+
+    def resume(self) -> None:
+        """Work on the namespaces that were terminating when the server stopped."""
+        for name in self._terminating:
+            self._schedule(name)
 
     def on_event(self, event: Event) -> None:
         """Store listener: runs inside a write, so the work is deferred to the event loop."""
@@ -33,7 +40,11 @@ class NamespaceController:
             (self._terminating.add if deleting else self._terminating.discard)(name)
         else:
             name = event.key.namespace
-        if name in self._terminating and name not in self._pending:
+        if name in self._terminating:
+            self._schedule(name)
+
+    def _schedule(self, name: str) -> None:
+        if name not in self._pending:
             self._pending.add(name)
             asyncio.get_running_loop().call_soon(self.sync, name)
 

@@ -10,10 +10,10 @@ _SUFFIX_ALPHABET = "bcdfghjklmnpqrstvwxz2456789"
 
 
 class IdSource:
-    def __init__(self, seed: int | None = None) -> None:
+    def __init__(self, seed: int | str | None = None) -> None:
         self.reseed(seed)
 
-    def reseed(self, seed: int | None) -> None:
+    def reseed(self, seed: int | str | None) -> None:
         self._random: random.Random | None = random.Random(seed) if seed is not None else None
 
     def uid(self) -> str:

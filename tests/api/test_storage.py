@@ -1,0 +1,149 @@
+"""A server on a storage file, stopped and started again on it: the objects, the resourceVersion
+sequence, the control API's reset and snapshots, and namespaces left terminating."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from fakeapi.app import create_app
+from fakeapi.config import ServerConfig
+from fakeapi.http.access import CONTROL_HEADER
+from fakeapi.machinery.types import ObjectKey
+from fakeapi.storage.sqlite import SqliteJournal
+from fakeapi.storage.store import Store
+
+PODS = "/api/v1/namespaces/default/pods"
+NAMESPACES = "/api/v1/namespaces"
+INITIAL = ["default", "kube-node-lease", "kube-public", "kube-system"]
+CONTROL = {CONTROL_HEADER: "1"}  # what the control API asks of requests that change state
+Start = Callable[[], Awaitable[Any]]
+
+
+def starter(aiohttp_client: Any, path: Path) -> Start:
+    async def start() -> Any:
+        return await aiohttp_client(create_app(ServerConfig(storage_file=path)))
+    return start
+
+
+async def names(client: Any, path: str) -> list[str]:
+    response = await client.get(path)
+    return [item["metadata"]["name"] for item in (await response.json())["items"]]
+
+
+async def rv_of_list(client: Any, path: str) -> int:
+    return int((await (await client.get(path)).json())["metadata"]["resourceVersion"])
+
+
+async def test_a_restarted_server_keeps_its_objects_and_namespaces(aiohttp_client: Any, tmp_path: Path,
+                                                                   make_pod: Any) -> None:
+    start = starter(aiohttp_client, tmp_path / "fakeapi.db")
+    first = await start()
+    assert (await first.post(NAMESPACES, json={"metadata": {"name": "shop"}})).status == 201
+    assert (await first.delete(NAMESPACES + "/kube-node-lease")).status == 200
+    created = await (await first.post(PODS, json=make_pod("web"))).json()
+    before = await rv_of_list(first, PODS)
+    await first.close()
+
+    second = await start()
+    assert await (await second.get(PODS + "/web")).json() == created
+    # the restarted server has its own namespaces, not the initial ones again
+    await _until(lambda: names(second, NAMESPACES), ["default", "kube-public", "kube-system", "shop"])
+    created_again = await (await second.post(PODS, json=make_pod("db"))).json()
+    assert int(created_again["metadata"]["resourceVersion"]) > before
+
+
+async def test_a_seeded_server_restarted_hands_out_no_uid_twice(aiohttp_client: Any, tmp_path: Path,
+                                                                make_pod: Any) -> None:
+    config = ServerConfig(seed=7, storage_file=tmp_path / "fakeapi.db")
+    first = await aiohttp_client(create_app(config))
+    await first.post(PODS, json=make_pod("web"))
+    uids = {item["metadata"]["uid"] for item in (await (await first.get(NAMESPACES)).json())["items"]}
+    uids.add((await (await first.get(PODS + "/web")).json())["metadata"]["uid"])
+    await first.close()
+
+    second = await aiohttp_client(create_app(config))
+    created = [await (await second.post(PODS, json=make_pod(name))).json() for name in ("a", "b", "c", "d", "e")]
+    assert not uids & {obj["metadata"]["uid"] for obj in created}
+
+
+async def test_reset_and_a_restored_snapshot_are_what_a_restart_finds(aiohttp_client: Any, tmp_path: Path,
+                                                                      make_pod: Any) -> None:
+    start = starter(aiohttp_client, tmp_path / "fakeapi.db")
+    first = await start()
+    await first.post(PODS, json=make_pod("kept"))
+    assert (await first.post("/fakeapi/v1/snapshots", headers=CONTROL)).status == 201
+    await first.post(PODS, json=make_pod("dropped"))
+    assert (await first.post("/fakeapi/v1/snapshots/1/restore", headers=CONTROL)).status == 200
+    restored_at = await rv_of_list(first, PODS)
+    await first.close()
+
+    second = await start()
+    assert await names(second, PODS) == ["kept"]
+    assert await rv_of_list(second, PODS) == restored_at
+    assert (await second.post("/fakeapi/v1/reset", headers=CONTROL)).status == 200
+    reset_at = await rv_of_list(second, PODS)
+    await second.close()
+
+    third = await start()
+    assert await names(third, PODS) == []
+    assert await names(third, NAMESPACES) == INITIAL
+    assert await rv_of_list(third, PODS) == reset_at > restored_at
+
+
+async def test_a_namespace_held_by_a_finalizer_is_removed_after_a_restart(aiohttp_client: Any, tmp_path: Path,
+                                                                          make_pod: Any) -> None:
+    start = starter(aiohttp_client, tmp_path / "fakeapi.db")
+    shop = "/api/v1/namespaces/shop/pods"
+    first = await start()
+    await first.post(NAMESPACES, json={"metadata": {"name": "shop"}})
+    await first.post(shop, json=make_pod("web", namespace="shop", metadata={"finalizers": ["example.com/keep"]}))
+    assert (await first.delete(NAMESPACES + "/shop")).status == 200
+    await _until(lambda: _deleting(first, shop + "/web"), True)
+    await first.close()
+
+    second = await start()
+    response = await second.patch(shop + "/web", json={"metadata": {"finalizers": None}},
+                                  headers={"Content-Type": "application/merge-patch+json"})
+    assert response.status == 200
+    await _until(lambda: names(second, NAMESPACES), INITIAL)
+
+
+async def test_a_namespace_deleted_just_before_a_crash_is_emptied_and_removed_after_the_restart(
+        aiohttp_client: Any, tmp_path: Path, make_pod: Any) -> None:
+    path = tmp_path / "fakeapi.db"
+    first = await starter(aiohttp_client, path)()
+    await first.post(NAMESPACES, json={"metadata": {"name": "shop"}})
+    await first.post("/api/v1/namespaces/shop/pods", json=make_pod("web", namespace="shop"))
+    await first.close()
+    # the namespace's deletion was stored, and the server died before its controller ran
+    store = Store(journal=SqliteJournal(path))
+    key = ObjectKey("namespaces", "", "shop")
+    namespace = store.get(key)
+    namespace["metadata"]["deletionTimestamp"] = namespace["metadata"]["creationTimestamp"]
+    namespace["status"] = {"phase": "Terminating"}
+    store.update(key, namespace, namespace["metadata"]["resourceVersion"])
+    store.close()
+
+    second = await starter(aiohttp_client, path)()
+    await _until(lambda: names(second, NAMESPACES), INITIAL)
+    assert (await second.get("/api/v1/namespaces/shop/pods/web")).status == 404
+
+
+async def _deleting(client: Any, path: str) -> bool:
+    obj = await (await client.get(path)).json()
+    return "deletionTimestamp" in obj["metadata"]
+
+
+async def _until(read: Callable[[], Awaitable[Any]], wanted: Any) -> None:
+    """Poll `read` until it returns `wanted` (at most 100 times, 5 s)."""
+    got = None
+    for _ in range(100):
+        got = await read()
+        if got == wanted:
+            return
+        await asyncio.sleep(0.05)
+    assert got == wanted
+
