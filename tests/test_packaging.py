@@ -13,11 +13,12 @@ import yaml
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def test_compose_runs_fakeapi_serve_on_8080_with_readyz_healthcheck() -> None:
+def test_compose_runs_fakeapi_serve_on_8080_with_readyz_healthcheck_and_a_durable_store() -> None:
     compose = yaml.safe_load((ROOT / "docker-compose.yml").read_text())
     service = compose["services"]["fakeapi"]
     assert service["command"] == ["fakeapi", "serve", "--host", "0.0.0.0", "--port", "8080", "--allowed-hosts",
-                                  "fakeapi"]
+                                  "fakeapi", "--storage", "sqlite:/data/fakeapi.db"]
+    assert service["volumes"] == ["fakeapi-data:/data"] and "fakeapi-data" in compose["volumes"]
     assert any(str(port).endswith(":8080") for port in service["ports"])
     assert "/readyz" in " ".join(service["healthcheck"]["test"])
     assert "fakeapi" in (ROOT / "Dockerfile").read_text()
