@@ -66,6 +66,8 @@ def test_every_write_is_there_after_reopening_and_the_sequence_goes_on(store: St
             again.update(WEB, {"metadata": {"name": "web"}}, "2")
         updated = again.update(WEB, {"metadata": {"name": "web"}}, "4")
         assert orjson.loads(updated)["metadata"]["resourceVersion"] == "7"
+        again = reopen(again, path)
+        assert again.resource_version == 7  # an update's version, after a delete's
     finally:
         again.close()
 
