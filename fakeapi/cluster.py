@@ -117,8 +117,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         for name in kind.subresource_strategies:
             api.subresources[(kind.info.resource, name)] = registry.subresource(name)
     start_namespace_content_controllers(api)
-    if not api.restarted:  # a restarted server keeps the namespaces it had
-        seed_namespaces(api)
+    seed_namespaces(api)
     api.namespace_controller = NamespaceController(
         api.resources["namespaces"], lambda: [r for r in api.resources.values() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
@@ -133,5 +132,9 @@ def start_namespace_content_controllers(api: Api) -> None:
 
 
 def seed_namespaces(api: Api) -> None:
+    """The initial namespaces that are missing (all of them in a new store), as upstream's system
+    namespaces controller creates them when the apiserver starts."""
+    namespaces = api.resources["namespaces"]
     for name in INITIAL_NAMESPACES:
-        api.resources["namespaces"].create("", {"metadata": {"name": name}}, WriteOptions())
+        if namespaces.find("", name) is None:
+            namespaces.create("", {"metadata": {"name": name}}, WriteOptions())
