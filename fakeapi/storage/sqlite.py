@@ -14,9 +14,9 @@ commit has written the transaction to the WAL file, that is to the operating sys
 fakeapi process being killed (`kill -9`, the OOM killer, a crash), which is what a development server
 meets. It does not survive the machine losing power or the kernel crashing before the next checkpoint
 (NORMAL fsyncs only then); the file stays consistent, but the last writes can be missing. FULL would
-fsync every commit: milliseconds per write on a virtual disk, against tens of microseconds. The file is locked for this
-process alone (EXCLUSIVE locking mode, which also spares WAL its shared-memory index): a second server
-on the same file is refused instead of overwriting the first one's objects.
+fsync every commit: milliseconds per write on a virtual disk, against tens of microseconds. The file
+is locked for this process alone (EXCLUSIVE locking mode, which also spares WAL its shared-memory
+index): a second server on the same file is refused instead of overwriting the first one's objects.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ class SqliteJournal:
         self.path = path
         new = _is_new(path)
         try:
-            # isolation_level=None: transactions are the explicit BEGIN/COMMIT below. The store is used
-            # from one thread at a time, but not always the one that opened it (the in-process server
-            # builds its app before starting its loop's thread).
+            # isolation_level=None: a lone statement is its own transaction, others are put in an explicit
+            # BEGIN/COMMIT. The store is used from one thread at a time, but not always the one that
+            # opened it (the in-process server builds its app before starting its loop's thread).
             self._db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         except sqlite3.Error as error:
             raise StorageError(f"cannot open the storage file {path}: {error}; check the path and its "
