@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import orjson
+
 from fakeapi.config import ServerConfig
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
@@ -125,10 +127,15 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
 
 
 def start_namespace_content_controllers(api: Api) -> None:
-    """The controllers that fill every namespace: its `default` ServiceAccount and `kube-root-ca.crt`."""
+    """The controllers that fill every namespace: its `default` ServiceAccount and `kube-root-ca.crt`. They
+    go through the namespaces a restarted server has, as upstream's do when they start."""
     namespaces = api.resources["namespaces"]
-    api.store.subscribe(ServiceAccountsController(namespaces, api.resources["serviceaccounts"]).on_event)
-    api.store.subscribe(RootCACertPublisher(namespaces, api.resources["configmaps"]).on_event)
+    stored = [orjson.loads(data)["metadata"]["name"] for data in namespaces.list_all()]
+    for controller in (ServiceAccountsController(namespaces, api.resources["serviceaccounts"]),
+                       RootCACertPublisher(namespaces, api.resources["configmaps"])):
+        api.store.subscribe(controller.on_event)
+        for name in stored:
+            controller.sync(name)
 
 
 def seed_namespaces(api: Api) -> None:

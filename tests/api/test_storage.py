@@ -138,6 +138,26 @@ async def test_a_namespace_deleted_just_before_a_crash_is_emptied_and_removed_af
     assert (await second.get("/api/v1/namespaces/shop/pods/web")).status == 404
 
 
+
+async def test_a_namespace_whose_account_and_ca_were_not_made_before_a_crash_gets_them_after_the_restart(
+        aiohttp_client: Any, tmp_path: Path) -> None:
+    path = tmp_path / "fakeapi.db"
+    first = await starter(aiohttp_client, path)()
+    await first.post(NAMESPACES, json={"metadata": {"name": "shop"}})
+    account = await (await first.get("/api/v1/namespaces/shop/serviceaccounts/default")).json()
+    await first.close()
+    # the namespace was stored, and the server died before its controllers' writes
+    store = Store(journal=SqliteJournal(path))
+    store.delete(ObjectKey("serviceaccounts", "shop", "default"))
+    store.delete(ObjectKey("configmaps", "shop", "kube-root-ca.crt"))
+    store.close()
+
+    second = await starter(aiohttp_client, path)()
+    remade = await (await second.get("/api/v1/namespaces/shop/serviceaccounts/default")).json()
+    assert remade["metadata"]["uid"] != account["metadata"]["uid"]
+    assert (await second.get("/api/v1/namespaces/shop/configmaps/kube-root-ca.crt")).status == 200
+    assert (await second.get("/api/v1/namespaces/default/serviceaccounts/default")).status == 200
+
 async def _deleting(client: Any, path: str) -> bool:
     obj = await (await client.get(path)).json()
     return "deletionTimestamp" in obj["metadata"]
@@ -152,4 +172,3 @@ async def _until(read: Callable[[], Awaitable[Any]], wanted: Any) -> None:
             return
         await asyncio.sleep(0.05)
     assert got == wanted
-
