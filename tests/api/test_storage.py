@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from fakeapi.app import create_app
-from fakeapi.config import ServerConfig
+from fakeapi.config import ServerConfig, SimulationConfig
 from fakeapi.http.access import CONTROL_HEADER
+from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.types import ObjectKey
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
@@ -157,6 +159,39 @@ async def test_a_namespace_whose_account_and_ca_were_not_made_before_a_crash_get
     assert remade["metadata"]["uid"] != account["metadata"]["uid"]
     assert (await second.get("/api/v1/namespaces/shop/configmaps/kube-root-ca.crt")).status == 200
     assert (await second.get("/api/v1/namespaces/default/serviceaccounts/default")).status == 200
+
+
+async def test_a_simulated_cluster_restarted_keeps_its_nodes_and_running_pods_and_runs_new_ones(
+        aiohttp_client: Any, tmp_path: Path, make_pod: Any) -> None:
+    config = ServerConfig(storage_file=tmp_path / "fakeapi.db", simulation=SimulationConfig(mode="cluster"))
+    clock = frozen_clock()
+    first = await aiohttp_client(create_app(config, clock))
+    await first.post(PODS, json=make_pod("web"))
+    await _until(lambda: _phase_after_a_second(clock, first, "web"), "Running")
+    web = await (await first.get(PODS + "/web")).json()
+    await first.close()
+
+    clock = frozen_clock()
+    second = await aiohttp_client(create_app(config, clock))
+    assert await names(second, "/api/v1/nodes") == ["node-1"]
+    assert (await (await second.get(PODS + "/web")).json())["metadata"]["uid"] == web["metadata"]["uid"]
+    await second.post(PODS, json=make_pod("db"))
+    await _until(lambda: _phase_after_a_second(clock, second, "db"), "Running")
+    assert await _phase_after_a_second(clock, second, "web") == "Running"
+
+
+def frozen_clock() -> Clock:
+    clock = Clock()
+    clock.freeze(datetime(2030, 6, 1, 12, 0, 0, tzinfo=UTC))
+    return clock
+
+
+async def _phase_after_a_second(clock: Clock, client: Any, name: str) -> str | None:
+    """The pod's phase once the simulated cluster has had one more second of the server's clock."""
+    clock.advance(1)
+    await asyncio.sleep(0)
+    phase: str | None = (await (await client.get(f"{PODS}/{name}")).json()).get("status", {}).get("phase")
+    return phase
 
 async def _deleting(client: Any, path: str) -> bool:
     obj = await (await client.get(path)).json()
