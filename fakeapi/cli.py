@@ -14,8 +14,7 @@ from pathlib import Path
 from typing import TypeVar
 
 from fakeapi import __version__
-from fakeapi.config import SIMULATION_MODES
-from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
+from fakeapi.config import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES, SIMULATION_MODES
 from fakeapi.storage.store import DEFAULT_HISTORY
 
 DISTRIBUTION = "fakeapi-k8s"  # the name on the package index (`fakeapi` there is another project)

@@ -7,11 +7,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
-from fakeapi.http.requestlog import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
 from fakeapi.machinery.limits import MAX_BODY_BYTES
 from fakeapi.machinery.users import UserInfo
 from fakeapi.storage.store import DEFAULT_HISTORY
 
+DEFAULT_REQUEST_LOG = 1_000  # requests kept in the request log
+DEFAULT_REQUEST_LOG_BYTES = 16 * 1024 * 1024  # bodies, headers and paths together
 # what a simulated node has, unless told otherwise (upstream's kubelet reports hugepages sizes at 0)
 DEFAULT_NODE_CAPACITY: Mapping[str, str] = MappingProxyType({
     "cpu": "8", "ephemeral-storage": "100Gi", "hugepages-1Gi": "0", "hugepages-2Mi": "0", "memory": "32Gi",

@@ -18,6 +18,10 @@ MAY_IMPORT = {
     "simulation": {"simulation", "cluster", "config", "http", "registry", "storage", "kinds", "machinery"},
     "http": {"http", "cluster", "config", "openapi", "podlogs", "seeding", "registry", "storage", "kinds",
              "machinery"},
+    # the settings and the state beside the cluster sit low: what builds the cluster reads them
+    "config": {"config", "storage", "machinery"},
+    "podlogs": {"podlogs", "storage", "machinery"},
+    "cluster": {"cluster", "config", "controllers", "podlogs", "registry", "storage", "kinds", "machinery"},
 }
 
 

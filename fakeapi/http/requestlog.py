@@ -19,6 +19,7 @@ import orjson
 from aiohttp import web
 from multidict import CIMultiDict, CIMultiDictProxy
 
+from fakeapi.config import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES
 from fakeapi.http.requestinfo import RequestInfo, request_info
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.limits import load_json
@@ -26,8 +27,6 @@ from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import ANONYMOUS, UserInfo
 
 CONTROL_PREFIX = "/fakeapi/"
-DEFAULT_REQUEST_LOG = 1_000
-DEFAULT_REQUEST_LOG_BYTES = 16 * 1024 * 1024  # bodies, headers and paths together
 BODY_LIMIT = 64 * 1024  # of each body, the first BODY_LIMIT bytes are kept
 REDACTED = "<redacted>"
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization")

@@ -12,7 +12,8 @@ import pytest
 from multidict import CIMultiDict, CIMultiDictProxy
 
 from fakeapi.config import ServerConfig
-from fakeapi.http.requestlog import BODY_LIMIT, DEFAULT_REQUEST_LOG_BYTES, RequestLog
+from fakeapi.config import DEFAULT_REQUEST_LOG_BYTES
+from fakeapi.http.requestlog import BODY_LIMIT, RequestLog
 from fakeapi.testing import FakeAPIServer
 from tests.hostile.checks import CONTROL, PODS
 
