@@ -6,9 +6,12 @@ from dataclasses import dataclass, field
 
 from fakeapi.machinery.clock import Timer
 from fakeapi.machinery.types import JSON
+from fakeapi.simulation.backoff import Backoff
+from fakeapi.simulation.behaviour import NORMAL, Behaviour
 from fakeapi.simulation.view import PodKey
 
 INIT, SIDECAR, MAIN = "init", "sidecar", "main"
+WAITING, RUNNING, TERMINATED = "waiting", "running", "terminated"
 
 
 @dataclass(slots=True, eq=False)
@@ -17,22 +20,33 @@ class Container:
     image: str  # as the spec names it
     kind: str  # INIT, SIDECAR (an init container with restartPolicy Always) or MAIN
     spec: JSON
-    state: str = "waiting"  # waiting | running | terminated
+    # the newest instance's state: WAITING (none created yet), RUNNING or TERMINATED; and the fields of it
+    state: str = WAITING
     reason: str = "ContainerCreating"  # while waiting or terminated
     message: str = ""
     exit_code: int = 0
     started_at: str = ""
     finished_at: str = ""
+    finished: float = 0.0  # when it exited, on the clock's monotonic scale (where back-off counts from)
     container_id: str = ""
+    last_state: JSON | None = None  # the instance before the newest one: its `terminated` state
+    # why the kubelet holds the container back (waiting reason and message: CrashLoopBackOff, ErrImagePull...)
+    held: tuple[str, str] | None = None
     pulling: bool = False
     ready: bool = False
     started: bool = False
-    restart_count: int = 0
+    restart_count: int = 0  # the attempt number of its newest instance
+    behaviour: Behaviour = NORMAL  # what the pod's annotations ask of it (read at each start)
 
     @property
     def ran(self) -> bool:
         """Whether the runtime ever created it (it has an id and a resolved image)."""
         return bool(self.container_id)
+
+    @property
+    def succeeded(self) -> bool:
+        """Exited 0 for good (one held back to be restarted shows as waiting, not as succeeded)."""
+        return self.state == TERMINATED and self.exit_code == 0 and self.held is None
 
 
 @dataclass(slots=True, eq=False)
@@ -41,14 +55,16 @@ class PodRuntime:
     uid: str
     node: str
     containers: list[Container]
+    restart_policy: str = "Always"
     host_ip: str = ""
     pod_ip: str = ""
     start_time: str = ""
     sandbox_ready: bool = False
     gated: bool = False  # it has readiness gates (conditions other clients write decide its readiness)
     terminating: bool = False  # its containers are being stopped
-    done: bool = False  # its containers stopped; the kubelet deletes it
+    done: bool = False  # its containers stopped for good: the pod is terminal (Succeeded or Failed)
     timers: set[Timer] = field(default_factory=set)
+    backoff: Backoff = field(default_factory=Backoff)  # restarts (by container name) and image pulls
 
     def of_kind(self, *kinds: str) -> list[Container]:
         return [container for container in self.containers if container.kind in kinds]
@@ -63,3 +79,24 @@ def containers_of(spec: JSON) -> list[Container]:
     found += [Container(str(c.get("name", "")), str(c.get("image", "")), MAIN, c, reason=waiting)
               for c in spec.get("containers") or []]
     return found
+
+
+def restarts(container: Container, restart_policy: str) -> bool:
+    """ShouldContainerBeRestarted, for a container that exited: a sidecar always; an init container that
+    failed unless the policy is Never; another container under Always, or under OnFailure if it failed."""
+    if container.kind == SIDECAR:
+        return True
+    if restart_policy == "Never":
+        return False
+    return restart_policy == "Always" and container.kind == MAIN or container.exit_code != 0
+
+
+def format_pod(runtime: PodRuntime) -> str:
+    """format.Pod: `name_namespace(uid)`, as the kubelet's messages name a pod."""
+    return f"{runtime.key[1]}_{runtime.key[0]}({runtime.uid})"
+
+
+def field_path(container: Container) -> str:
+    """How events name the container (the involvedObject's fieldPath)."""
+    section = "containers" if container.kind == MAIN else "initContainers"
+    return f"spec.{section}{{{container.name}}}"
