@@ -9,22 +9,26 @@ current (or previous) instance, whatever its id.
 from __future__ import annotations
 
 import asyncio
+from array import array
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 
 from fakeapi.storage.store import Event
 
 PodKey = tuple[str, str]  # namespace, pod
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECOND = timedelta(microseconds=1)
 
 
 @dataclass(slots=True)
 class ContainerLog:
     """One instance's lines as they arrived (the last may be partial), each with the time its first byte
-    came. `ended`: the instance exited, so a follower stops once it has read it all."""
+    came (microseconds since the epoch, in an array: a cluster keeps the logs of a hundred thousand
+    containers). `ended`: the instance exited, so a follower stops once it has read it all."""
 
     container_id: str = ""
     lines: list[str] = field(default_factory=list)
-    times: list[datetime] = field(default_factory=list)
+    times: array[int] = field(default_factory=lambda: array("q"))
     ended: bool = False
 
     def append(self, text: str, now: datetime) -> None:
@@ -33,16 +37,25 @@ class ContainerLog:
         if self.lines and not self.lines[-1].endswith("\n"):
             head, sep, text = text.partition("\n")
             self.lines[-1] += head + sep
+        stamp = (now - EPOCH) // MICROSECOND
         for line in text.splitlines(keepends=True):
             self.lines.append(line)
-            self.times.append(now)
+            self.times.append(stamp)
+
+    def time(self, index: int) -> datetime:
+        """When line `index` came."""
+        return EPOCH + timedelta(microseconds=self.times[index])
+
+    def clear(self) -> None:
+        self.lines.clear()
+        del self.times[:]
 
     @property
     def text(self) -> str:
         return "".join(self.lines)
 
     def copy(self) -> ContainerLog:
-        return ContainerLog(self.container_id, list(self.lines), list(self.times), self.ended)
+        return ContainerLog(self.container_id, list(self.lines), array("q", self.times), self.ended)
 
 
 @dataclass(slots=True)
@@ -72,8 +85,7 @@ class PodLogs:
             previous: bool = False) -> None:
         """Replace the text of the container's current (or previous) instance."""
         log = self._log(namespace, pod, container, previous)
-        log.lines.clear()
-        log.times.clear()
+        log.clear()
         log.append(text, now)
         self._notify((namespace, pod))
 

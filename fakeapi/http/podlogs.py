@@ -122,8 +122,7 @@ def render(log: ContainerLog, options: LogOptions, first_line: int = 0) -> bytes
     lines = log.lines[first_line:]
     if not options.timestamps:
         return "".join(lines).encode()
-    stamps = log.times[first_line:]
-    stamped = (f"{_kubelet_time(stamp)} {line}" for stamp, line in zip(stamps, lines, strict=True))
+    stamped = (f"{_kubelet_time(log.time(index))} {line}" for index, line in enumerate(lines, first_line))
     return "".join(stamped).encode()
 
 
@@ -134,7 +133,7 @@ def first_line(log: ContainerLog, options: LogOptions, now: datetime) -> int:
     if options.since_seconds is not None:
         since = shifted(now, -options.since_seconds) or MIN_TIME
     if since is not None:
-        start = next((i for i, stamp in enumerate(log.times) if stamp >= since), len(log.lines))
+        start = next((i for i in range(len(log.lines)) if log.time(i) >= since), len(log.lines))
     if options.tail_lines is not None:
         start = max(start, len(log.lines) - options.tail_lines)
     return start

@@ -100,7 +100,7 @@ class ContainerRuntime:
         node = self.agents.nodes[runtime.node]
         ref = pod_reference(pod, field_path(container))
         behaviour = container.behaviour
-        policy = container.spec.get("imagePullPolicy") or "IfNotPresent"
+        policy = container.pull_policy
         present = behaviour.image_pull != PULL_FAILS and images.normalized(container.image) in node.images
         if policy == "Never" and not present:
             message = f'Container image "{container.image}" is not present with pull policy of Never'
@@ -241,7 +241,7 @@ class ContainerRuntime:
         self.status.set(runtime)
         # the restart's back-off counts from the exit before this one (upstream decides it as it kills)
         since = container.finished if container.restart_count else None
-        grace = grace_seconds(pod, container.spec.get("livenessProbe") or {})
+        grace = grace_seconds(pod, container.probes.get("livenessProbe") or {})
         instance = container.container_id
 
         def stopped() -> None:

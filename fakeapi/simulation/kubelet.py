@@ -64,6 +64,7 @@ class Kubelet:
     def stop(self) -> None:
         for runtime in self.pods.values():
             self.timers.cancel(runtime)
+        self.timers.clear()
         self.pods.clear()
         self._on_node.clear()
         self.addresses.clear()
@@ -207,7 +208,7 @@ class Kubelet:
             self._delete(runtime)
             return
         if runtime.terminating:
-            if not runtime.timers:  # its kubelet was stopped meanwhile: stop them now
+            if not self.timers.waiting(runtime):  # its kubelet was stopped meanwhile: stop them now
                 self._stop_containers(runtime, graceful=True)
             return
         runtime.terminating = True
@@ -230,7 +231,7 @@ class Kubelet:
         """The containers are gone (0 after a clean SIGTERM, 137 when killed): the terminal status, then the
         kubelet's delete. Containers that never ran, in a pod past its init containers, were lost (137)."""
         if self._stopped(runtime):
-            runtime.timers.clear()  # picked up again when the node recovers
+            self.timers.cancel(runtime)  # picked up again when the node recovers
             return
         initialized = all(container.succeeded or container.kind == SIDECAR
                           for container in runtime.of_kind(INIT, SIDECAR))

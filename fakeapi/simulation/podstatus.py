@@ -50,9 +50,8 @@ def container_status(container: Container) -> JSON:
     if container.container_id:
         status["containerID"] = container.container_id
     status["started"] = container.started
-    mounts = [_mount_status(mount) for mount in container.spec.get("volumeMounts") or []]
-    if mounts:
-        status["volumeMounts"] = mounts
+    if container.mounts:
+        status["volumeMounts"] = [_mount_status(*mount) for mount in container.mounts]
     return status
 
 
@@ -64,9 +63,9 @@ def terminated_state(container: Container) -> JSON:
             **({"containerID": container.container_id} if container.container_id else {})}
 
 
-def _mount_status(mount: JSON) -> JSON:
-    status: JSON = {"name": mount.get("name", ""), "mountPath": mount.get("mountPath", "")}
-    if mount.get("readOnly"):
+def _mount_status(name: str, path: str, read_only: bool) -> JSON:
+    status: JSON = {"name": name, "mountPath": path}
+    if read_only:
         status["readOnly"] = True
         status["recursiveReadOnly"] = "Disabled"  # RecursiveReadOnlyMounts is on; the pod did not ask for it
     return status

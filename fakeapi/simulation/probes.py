@@ -44,8 +44,7 @@ def failure_output(probe: JSON, container: Container, pod_ip: str) -> str:
     if probe.get("tcpSocket") is not None:
         port = (probe.get("tcpSocket") or {}).get("port")
         if isinstance(port, str):  # a named port of the container
-            port = next((p.get("containerPort") for p in container.spec.get("ports") or [] if p.get("name") == port),
-                        port)
+            port = next((number for name, number in container.ports if name == port), port)
         return f"dial tcp {pod_ip}:{port}: connect: connection refused"
     if probe.get("grpc") is not None:
         return 'service unhealthy (responded with "NOT_SERVING")'
@@ -64,7 +63,7 @@ class Prober:
 
     def container_started(self, runtime: PodRuntime, container: Container) -> None:
         """A container (not an init container) runs: its probes begin."""
-        startup = container.spec.get("startupProbe")
+        startup = container.probes.get("startupProbe")
         instance = container.container_id
         if startup:
             self.timers.later(runtime, initial_delay(startup), lambda: self._started(runtime, container, instance))
@@ -77,7 +76,7 @@ class Prober:
         if not _running(runtime, container, instance):
             return
         container.started = True
-        since = initial_delay(container.spec.get("startupProbe") or {})
+        since = initial_delay(container.probes.get("startupProbe") or {})
         self._probe_readiness(runtime, container, instance, since)
         self._probe_liveness(runtime, container, instance, since)
         self.status.set(runtime)
@@ -87,7 +86,7 @@ class Prober:
 
     def _probe_readiness(self, runtime: PodRuntime, container: Container, instance: str, ran: float) -> None:
         """`ran`: how long the container has run (its startup probe's delay)."""
-        probe = container.spec.get("readinessProbe")
+        probe = container.probes.get("readinessProbe")
         if container.behaviour.never_ready:
             if probe:
                 first = _first_tick(max(ran, initial_delay(probe)), period(probe))
@@ -107,14 +106,14 @@ class Prober:
         """A readiness probe that fails, every period while the container runs."""
         if not _running(runtime, container, instance):
             return
-        probe: JSON = container.spec.get("readinessProbe") or {}
+        probe: JSON = container.probes.get("readinessProbe") or {}
         self._unhealthy(runtime, container, "Readiness", probe)
         self.timers.later(runtime, period(probe), lambda: self._unready(runtime, container, instance))
 
     # ---- liveness
 
     def _probe_liveness(self, runtime: PodRuntime, container: Container, instance: str, ran: float) -> None:
-        probe = container.spec.get("livenessProbe")
+        probe = container.probes.get("livenessProbe")
         fails_after = container.behaviour.liveness_fails_after
         if not probe or fails_after is None:
             return
@@ -124,7 +123,7 @@ class Prober:
     def _failed_liveness(self, runtime: PodRuntime, container: Container, instance: str, failures: int) -> None:
         if not _running(runtime, container, instance):
             return
-        probe: JSON = container.spec.get("livenessProbe") or {}
+        probe: JSON = container.probes.get("livenessProbe") or {}
         self._unhealthy(runtime, container, "Liveness", probe)
         threshold = probe.get("failureThreshold")
         if failures < (threshold if isinstance(threshold, int) and threshold > 0 else FAILURE_THRESHOLD):

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fakeapi.machinery.clock import Timer
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.backoff import Backoff
 from fakeapi.simulation.behaviour import NORMAL, Behaviour
@@ -14,12 +13,22 @@ INIT, SIDECAR, MAIN = "init", "sidecar", "main"
 WAITING, RUNNING, TERMINATED = "waiting", "running", "terminated"
 
 
+PROBES = ("startupProbe", "readinessProbe", "livenessProbe")
+Mount = tuple[str, str, bool]  # a volume mount: name, path, read-only
+
+
 @dataclass(slots=True, eq=False)
 class Container:
+    """A container as the runtime knows it. (Its spec is kept as the few fields the kubelet reads, in
+    objects the garbage collector need not follow: a cluster holds a hundred thousand of these.)"""
+
     name: str
     image: str  # as the spec names it
     kind: str  # INIT, SIDECAR (an init container with restartPolicy Always) or MAIN
-    spec: JSON
+    pull_policy: str = "IfNotPresent"
+    mounts: tuple[Mount, ...] = ()
+    ports: tuple[tuple[str, int], ...] = ()  # named ports: name, number
+    probes: dict[str, JSON] = field(default_factory=dict)  # the probes it has, by spec field
     # the newest instance's state: WAITING (none created yet), RUNNING or TERMINATED; and the fields of it
     state: str = WAITING
     reason: str = "ContainerCreating"  # while waiting or terminated
@@ -63,8 +72,13 @@ class PodRuntime:
     gated: bool = False  # it has readiness gates (conditions other clients write decide its readiness)
     terminating: bool = False  # its containers are being stopped
     done: bool = False  # its containers stopped for good: the pod is terminal (Succeeded or Failed)
-    timers: set[Timer] = field(default_factory=set)
-    backoff: Backoff = field(default_factory=Backoff)  # restarts (by container name) and image pulls
+    restarts: Backoff | None = None  # restarts (by container name) and image pulls, once there are some
+
+    @property
+    def backoff(self) -> Backoff:
+        if self.restarts is None:
+            self.restarts = Backoff()
+        return self.restarts
 
     def of_kind(self, *kinds: str) -> list[Container]:
         return [container for container in self.containers if container.kind in kinds]
@@ -72,13 +86,19 @@ class PodRuntime:
 
 def containers_of(spec: JSON) -> list[Container]:
     """The pod's containers in the order the kubelet starts them: init containers, then the others."""
-    found = [Container(str(c.get("name", "")), str(c.get("image", "")),
-                       SIDECAR if c.get("restartPolicy") == "Always" else INIT, c,
-                       reason="PodInitializing") for c in spec.get("initContainers") or []]
+    found = [_container(c, SIDECAR if c.get("restartPolicy") == "Always" else INIT, "PodInitializing")
+             for c in spec.get("initContainers") or []]
     waiting = "PodInitializing" if found else "ContainerCreating"
-    found += [Container(str(c.get("name", "")), str(c.get("image", "")), MAIN, c, reason=waiting)
-              for c in spec.get("containers") or []]
-    return found
+    return found + [_container(c, MAIN, waiting) for c in spec.get("containers") or []]
+
+
+def _container(spec: JSON, kind: str, waiting: str) -> Container:
+    return Container(
+        str(spec.get("name", "")), str(spec.get("image", "")), kind, spec.get("imagePullPolicy") or "IfNotPresent",
+        tuple((str(m.get("name", "")), str(m.get("mountPath", "")), bool(m.get("readOnly")))
+              for m in spec.get("volumeMounts") or []),
+        tuple((str(p["name"]), int(p.get("containerPort") or 0)) for p in spec.get("ports") or [] if p.get("name")),
+        {name: spec[name] for name in PROBES if spec.get(name)}, reason=waiting)
 
 
 def restarts(container: Container, restart_policy: str) -> bool:
