@@ -30,6 +30,7 @@ import orjson
 from serverproc import HOST, free_port, rss_kib, stop, wait_ready
 
 CONNECTIONS = 16
+IDLE_SECONDS = 10  # a lease renewal period
 PODS = "/api/v1/namespaces/default/pods"
 TICKS = os.sysconf("SC_CLK_TCK")
 
@@ -104,31 +105,36 @@ def start_prober(url: str, seconds: float) -> subprocess.Popen[bytes]:
                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
 
-def prober_result(prober: subprocess.Popen[bytes]) -> dict[str, float]:
+def prober_result(prober: subprocess.Popen[bytes]) -> list[tuple[float, float]]:
     out, _ = prober.communicate(b"", timeout=60)  # closing its stdin tells it to stop
-    result: dict[str, float] = orjson.loads(out)
-    return result
+    return [(when, latency) for when, latency in orjson.loads(out)]
+
+
+def summary(samples: list[tuple[float, float]], since: float, until: float) -> str:
+    """p50, p99 and max (ms) of the GETs sent between `since` and `until` (monotonic times)."""
+    latencies = sorted(latency for when, latency in samples if since <= when < until)
+    if not latencies:
+        return "no GETs"
+    return (f"p50 {statistics.median(latencies):.1f} ms, p99 {latencies[int(len(latencies) * 0.99)]:.1f} ms, "
+            f"max {latencies[-1]:.1f} ms ({len(latencies)} GETs)")
 
 
 async def probe(url: str, seconds: float) -> None:
     """The prober process: GET a node over one connection, again and again, until stdin closes (or the
-    deadline); print the latencies' count, p50, p99 and max in ms."""
-    latencies: list[float] = []
+    deadline); print when each was sent (CLOCK_MONOTONIC, which the other processes read too) and how
+    long it took, in ms."""
+    samples: list[tuple[float, float]] = []
     loop = asyncio.get_running_loop()
     stopped = loop.run_in_executor(None, sys.stdin.buffer.read)
     deadline = time.monotonic() + seconds
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=1)) as session:
         while not stopped.done() and time.monotonic() < deadline:
-            started = time.perf_counter()
+            sent, started = time.monotonic(), time.perf_counter()
             async with session.get(url + "/api/v1/nodes/node-1") as response:
                 await response.read()
-            latencies.append((time.perf_counter() - started) * 1000)
+            samples.append((sent, (time.perf_counter() - started) * 1000))
             await asyncio.sleep(0.002)
-    latencies.sort()
-    summary = {"count": len(latencies), "p50": statistics.median(latencies) if latencies else 0.0,
-               "p99": latencies[int(len(latencies) * 0.99)] if latencies else 0.0,
-               "max": latencies[-1] if latencies else 0.0}
-    sys.stdout.write(orjson.dumps(summary).decode())
+    sys.stdout.write(orjson.dumps(samples).decode())
 
 
 async def run_pods(url: str, pid: int, names: list[str], label: str, deadline: float) -> None:
@@ -141,12 +147,13 @@ async def run_pods(url: str, pid: int, names: list[str], label: str, deadline: f
         created = time.monotonic()
         finished = await watching
         cpu = cpu_seconds(pid) - cpu_before
-    latency = prober_result(prober)
+    samples = prober_result(prober)
     took = finished - started
     print(f"{label}: {len(names)} pods Running in {took:.1f} s: {len(names) / took:,.0f} pods/s "
           f"(created in {created - started:.1f} s); server CPU {cpu * 1000 / len(names):.2f} ms per pod "
-          f"({cpu / took * 100:.0f}% of a core); GET latency meanwhile p50 {latency['p50']:.1f} ms, "
-          f"p99 {latency['p99']:.1f} ms, max {latency['max']:.1f} ms ({latency['count']:.0f} GETs)")
+          f"({cpu / took * 100:.0f}% of a core)\n"
+          f"  GET latency while pods were created: {summary(samples, started, created)}\n"
+          f"  GET latency after, while the simulation alone ran them: {summary(samples, created, finished)}")
 
 
 async def main() -> None:
@@ -172,9 +179,9 @@ async def main() -> None:
         print(f"{args.nodes} nodes Ready {time.monotonic() - started:.1f} s after start; "
               f"RSS {rss_kib(server.pid) / 1024:.0f} MiB")
         cpu_before = cpu_seconds(server.pid)
-        await asyncio.sleep(5)
-        print(f"idle: server CPU {(cpu_seconds(server.pid) - cpu_before) / 5 * 100:.1f}% of a core "
-              f"with {args.nodes} nodes")
+        await asyncio.sleep(IDLE_SECONDS)
+        print(f"idle: server CPU {(cpu_seconds(server.pid) - cpu_before) / IDLE_SECONDS * 100:.1f}% of a core "
+              f"with {args.nodes} nodes (their lease renewals)")
         await run_pods(url, server.pid, [f"bulk-{i}" for i in range(args.pods)], "bulk", deadline)
         if args.hold > args.pods:
             more = [f"hold-{i}" for i in range(args.hold - args.pods)]

@@ -19,7 +19,7 @@ from fakeapi.machinery.clock import Clock, Timer
 from fakeapi.machinery.errors import StatusError
 
 Step = Callable[[], None]
-SLICE_SECONDS = 0.004  # how long steps run per turn of a live event loop, before requests get their turn
+SLICE_SECONDS = 0.001  # how long steps run per turn of a live event loop, before requests get their turn
 RETRY_SECONDS = 1.0
 
 log = logging.getLogger("fakeapi.simulation")
