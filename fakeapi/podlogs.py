@@ -4,79 +4,79 @@ Each container keeps the output of its current instance and of the one before it
 reads), as the container runtime keeps the last exited instance of a restarted container. An instance
 is known by its container id when the simulated kubelet started it; text a test sets goes to the
 current (or previous) instance, whatever its id.
+
+A simulated cluster keeps the logs of a hundred thousand containers: each instance is one object whose
+lines and times are held in a tuple and a bytearray, which the garbage collector need not follow.
 """
 
 from __future__ import annotations
 
 import asyncio
-from array import array
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 
 from fakeapi.storage.store import Event
 
 PodKey = tuple[str, str]  # namespace, pod
+LogKey = tuple[str, str, str]  # namespace, pod, container
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
+STAMP = 8  # bytes per line time: microseconds since the epoch, signed
 
 
 @dataclass(slots=True)
 class ContainerLog:
     """One instance's lines as they arrived (the last may be partial), each with the time its first byte
-    came (microseconds since the epoch, in an array: a cluster keeps the logs of a hundred thousand
-    containers). `ended`: the instance exited, so a follower stops once it has read it all."""
+    came. `ended`: the instance exited, so a follower stops once it has read it all. `previous`: the
+    instance before it."""
 
     container_id: str = ""
-    lines: list[str] = field(default_factory=list)
-    times: array[int] = field(default_factory=lambda: array("q"))
+    lines: tuple[str, ...] = ()
+    times: bytearray | None = None
     ended: bool = False
+    previous: ContainerLog | None = None
 
     def append(self, text: str, now: datetime) -> None:
         if not text:
             return
-        if self.lines and not self.lines[-1].endswith("\n"):
+        lines = self.lines
+        if lines and not lines[-1].endswith("\n"):
             head, sep, text = text.partition("\n")
-            self.lines[-1] += head + sep
-        stamp = (now - EPOCH) // MICROSECOND
-        for line in text.splitlines(keepends=True):
-            self.lines.append(line)
-            self.times.append(stamp)
+            lines = (*lines[:-1], lines[-1] + head + sep)
+        added = tuple(text.splitlines(keepends=True))
+        self.lines = lines + added
+        stamp = ((now - EPOCH) // MICROSECOND).to_bytes(STAMP, "little", signed=True)
+        if self.times is None:
+            self.times = bytearray()
+        self.times += stamp * len(added)
 
     def time(self, index: int) -> datetime:
         """When line `index` came."""
-        return EPOCH + timedelta(microseconds=self.times[index])
+        assert self.times is not None
+        return EPOCH + timedelta(microseconds=int.from_bytes(self.times[index * STAMP:(index + 1) * STAMP],
+                                                             "little", signed=True))
 
     def clear(self) -> None:
-        self.lines.clear()
-        del self.times[:]
+        self.lines, self.times = (), None
 
     @property
     def text(self) -> str:
         return "".join(self.lines)
 
     def copy(self) -> ContainerLog:
-        return ContainerLog(self.container_id, list(self.lines), array("q", self.times), self.ended)
+        return ContainerLog(self.container_id, self.lines, None if self.times is None else bytearray(self.times),
+                            self.ended, self.previous.copy() if self.previous else None)
 
 
-@dataclass(slots=True)
-class ContainerLogs:
-    """A container's current instance, and the one it replaced."""
-
-    current: ContainerLog = field(default_factory=ContainerLog)
-    previous: ContainerLog | None = None
-
-    def copy(self) -> ContainerLogs:
-        return ContainerLogs(self.current.copy(), self.previous.copy() if self.previous else None)
-
-
-LogsSnapshot = dict[PodKey, dict[str, ContainerLogs]]
+LogsSnapshot = dict[LogKey, ContainerLog]
 
 
 class PodLogs:
     """Log text per pod and container. Followers wait on `changed`; a deleted pod loses its logs."""
 
     def __init__(self) -> None:
-        self._pods: LogsSnapshot = {}
+        self._logs: dict[LogKey, ContainerLog] = {}  # each container's current instance
+        self._containers: dict[PodKey, tuple[str, ...]] = {}  # the containers of each pod that have logs
         self._waiters: dict[PodKey, asyncio.Event] = {}
 
     # ---- writing
@@ -84,50 +84,58 @@ class PodLogs:
     def set(self, namespace: str, pod: str, container: str, text: str, now: datetime,
             previous: bool = False) -> None:
         """Replace the text of the container's current (or previous) instance."""
-        log = self._log(namespace, pod, container, previous)
+        log = self.get(namespace, pod, container, previous)
         log.clear()
         log.append(text, now)
         self._notify((namespace, pod))
 
     def append(self, namespace: str, pod: str, container: str, text: str, now: datetime,
                previous: bool = False) -> None:
-        self._log(namespace, pod, container, previous).append(text, now)
+        self.get(namespace, pod, container, previous).append(text, now)
         self._notify((namespace, pod))
 
     def start(self, namespace: str, pod: str, container: str, container_id: str) -> None:
         """A new instance of the container started: the current one becomes the previous."""
-        logs = self._logs(namespace, pod, container)
-        if logs.current.container_id or logs.current.lines:
-            logs.previous = logs.current
-        logs.current = ContainerLog(container_id)
+        current = self._logs.get((namespace, pod, container))
+        kept = current if current is not None and (current.container_id or current.lines) else None
+        if kept is not None:
+            kept.previous = None  # only the last two instances are kept
+        self._put((namespace, pod, container), ContainerLog(container_id, previous=kept))
         self._notify((namespace, pod))
 
     def end(self, namespace: str, pod: str, container: str) -> None:
         """The current instance exited: followers of it stop at its end."""
-        logs = self._pods.get((namespace, pod), {}).get(container)
-        if logs is not None:
-            logs.current.ended = True
+        log = self._logs.get((namespace, pod, container))
+        if log is not None:
+            log.ended = True
             self._notify((namespace, pod))
 
     # ---- reading
 
     def get(self, namespace: str, pod: str, container: str, previous: bool = False) -> ContainerLog:
         """The current (or previous) instance's log, made empty if there is none yet (a follower waits on it)."""
-        return self._log(namespace, pod, container, previous)
+        key = (namespace, pod, container)
+        log = self._logs.get(key)
+        if log is None:
+            log = self._put(key, ContainerLog())
+        if not previous:
+            return log
+        if log.previous is None:
+            log.previous = ContainerLog(ended=True)
+        return log.previous
 
     def instance(self, namespace: str, pod: str, container: str, container_id: str) -> ContainerLog | None:
         """The instance with this container id, if its log is still kept."""
-        logs = self._pods.get((namespace, pod), {}).get(container)
-        if logs is None:
-            return None
-        for log in (logs.current, logs.previous):
-            if log is not None and log.container_id == container_id:
-                return log
+        log = self._logs.get((namespace, pod, container))
+        for candidate in (log, log.previous if log is not None else None):
+            if candidate is not None and candidate.container_id == container_id:
+                return candidate
         return None
 
     def text(self, namespace: str, pod: str, container: str, previous: bool = False) -> str:
-        logs = self._pods.get((namespace, pod), {}).get(container)
-        log = None if logs is None else logs.previous if previous else logs.current
+        log = self._logs.get((namespace, pod, container))
+        if log is not None and previous:
+            log = log.previous
         return log.text if log is not None else ""
 
     def changed(self, namespace: str, pod: str) -> asyncio.Event:
@@ -137,38 +145,35 @@ class PodLogs:
     # ---- the whole state
 
     def clear(self) -> None:
-        self._pods.clear()
+        self._logs.clear()
+        self._containers.clear()
         for key in list(self._waiters):
             self._notify(key)
 
     def copy(self) -> LogsSnapshot:
-        return {key: {name: logs.copy() for name, logs in containers.items()}
-                for key, containers in self._pods.items()}
+        return {key: log.copy() for key, log in self._logs.items()}
 
     def replace_all(self, snapshot: LogsSnapshot) -> None:
         self.clear()
-        self._pods.update({key: {name: logs.copy() for name, logs in containers.items()}
-                           for key, containers in snapshot.items()})
+        for key, log in snapshot.items():
+            self._put(key, log.copy())
 
     def on_event(self, event: Event) -> None:
         """Store listener: a deleted pod's containers have no logs any more, and its followers stop."""
         if event.type == "DELETED" and event.key.resource == "pods":
-            key = (event.key.namespace, event.key.name)
-            self._pods.pop(key, None)
-            self._notify(key)
+            pod = (event.key.namespace, event.key.name)
+            for container in self._containers.pop(pod, ()):
+                del self._logs[(*pod, container)]
+            self._notify(pod)
 
     # ---- internals
 
-    def _logs(self, namespace: str, pod: str, container: str) -> ContainerLogs:
-        return self._pods.setdefault((namespace, pod), {}).setdefault(container, ContainerLogs())
-
-    def _log(self, namespace: str, pod: str, container: str, previous: bool) -> ContainerLog:
-        logs = self._logs(namespace, pod, container)
-        if not previous:
-            return logs.current
-        if logs.previous is None:
-            logs.previous = ContainerLog(ended=True)
-        return logs.previous
+    def _put(self, key: LogKey, log: ContainerLog) -> ContainerLog:
+        if key not in self._logs:
+            pod = (key[0], key[1])
+            self._containers[pod] = (*self._containers.get(pod, ()), key[2])
+        self._logs[key] = log
+        return log
 
     def _notify(self, key: PodKey) -> None:
         waiter = self._waiters.pop(key, None)

@@ -20,6 +20,7 @@ from __future__ import annotations
 from fakeapi.machinery.clock import Clock, parse_rfc3339, rfc3339
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import admission, behaviour, podstatus
+from fakeapi.simulation.behaviour import NORMAL
 from fakeapi.simulation.client import Client
 from fakeapi.simulation.containers import DEFAULT_GRACE_SECONDS, STOP_SECONDS, ContainerRuntime
 from fakeapi.simulation.events import pod_reference
@@ -51,10 +52,12 @@ class Kubelet:
         self.view = view
         self.agents = agents
         self.pods: dict[PodKey, PodRuntime] = {}
-        self._on_node: dict[str, dict[PodKey, PodRuntime]] = {}  # the pods each node's kubelet runs
+        # pods that run quietly, their runtime let go (their status says all of it): uid, node, pod IP
+        self._parked: dict[PodKey, tuple[str, str, str]] = {}
+        self._on_node: dict[str, set[PodKey]] = {}  # the pods each node's kubelet admitted and runs
         self.addresses = PodAddresses(view)
         self.timers = PodTimers(work)
-        self.status = StatusManager(client, work, self._stopped)
+        self.status = StatusManager(client, work, self._stopped, self._settled)
         self.containers = ContainerRuntime(client, agents, self.timers, self.status, self._sandbox_gone)
 
     @property
@@ -66,6 +69,7 @@ class Kubelet:
             self.timers.cancel(runtime)
         self.timers.clear()
         self.pods.clear()
+        self._parked.clear()
         self._on_node.clear()
         self.addresses.clear()
 
@@ -74,16 +78,18 @@ class Kubelet:
     def pod_changed(self, old: PodInfo | None, new: PodInfo | None) -> None:
         key = (new or old).key  # type: ignore[union-attr]
         runtime = self.pods.get(key)
-        if runtime is not None and (new is None or new.uid != runtime.uid):
-            self._forget(runtime)
-            runtime = None
+        parked = self._parked.get(key)
+        runs = runtime.uid if runtime is not None else parked[0] if parked is not None else None
+        if runs is not None and (new is None or new.uid != runs):
+            self._forget(key)
+            runtime = parked = None
         if new is None or new.node not in self.agents.nodes:
             return
-        if runtime is None:
+        if runtime is None and parked is None:
             if not new.terminal:
                 self._sync_soon(key)
-        elif (new.deleting and not runtime.terminating) or (old is not None and old.spec != new.spec) \
-                or runtime.gated:
+        elif (new.deleting and not (runtime and runtime.terminating)) or (old is not None and old.spec != new.spec) \
+                or (runtime and runtime.gated):
             self._sync_soon(key)  # (with readiness gates, a condition another client writes may change Ready)
 
     def run_node(self, node: str) -> None:
@@ -106,9 +112,10 @@ class Kubelet:
         if runtime is None:
             if info.terminal:
                 return
+            self._parked.pop(key, None)
             status: JSON = pod.get("status") or {}
             if status.get("hostIP") or status.get("containerStatuses"):
-                runtime = self._adopt(info, pod, node)  # a pod this kubelet ran before (a restored snapshot)
+                runtime = self._adopt(info, pod, node)  # a pod this kubelet ran before (parked, or restored)
             elif not self._admit(info, pod, node):
                 return
             else:
@@ -127,8 +134,7 @@ class Kubelet:
         node_info = self.view.nodes.get(node.name)
         if node_info is None:
             return False
-        admitted = (self.view.pods[other.key] for other in self._on_node.get(node.name, {}).values()
-                    if not other.done and other.key in self.view.pods)
+        admitted = (self.view.pods[other] for other in self._on_node.get(node.name, ()) if other in self.view.pods)
         rejected = admission.rejection(info, pod.get("spec") or {}, node_info, admitted)
         if rejected is None:
             return True
@@ -145,7 +151,7 @@ class Kubelet:
                              start_time=(pod.get("status") or {}).get("startTime") or self._now(),
                              gated=bool(spec.get("readinessGates")))
         self.pods[info.key] = runtime
-        self._on_node.setdefault(node.name, {})[info.key] = runtime
+        self._on_node.setdefault(node.name, set()).add(info.key)
         return runtime
 
     def _sandbox(self, runtime: PodRuntime, pod: JSON) -> None:
@@ -157,7 +163,9 @@ class Kubelet:
         runtime.sandbox_ready = True
 
     def _sandbox_gone(self, runtime: PodRuntime) -> None:
+        """The pod is terminal: its address is free, and it counts no more against its node."""
         self.addresses.release(runtime.node, runtime.pod_ip)
+        self._on_node.get(runtime.node, set()).discard(runtime.key)
 
     def _report_annotations(self, pod: JSON, node: NodeKubelet) -> None:
         annotations: dict[str, str] = pod["metadata"].get("annotations") or {}
@@ -254,12 +262,36 @@ class Kubelet:
 
     # ---- bookkeeping
 
-    def _forget(self, runtime: PodRuntime) -> None:
-        self.timers.cancel(runtime)
-        if not runtime.done:
-            self._sandbox_gone(runtime)
-        self.pods.pop(runtime.key, None)
-        self._on_node.get(runtime.node, {}).pop(runtime.key, None)
+    def _forget(self, key: PodKey) -> None:
+        """The pod this kubelet ran under that name is gone (or replaced)."""
+        runtime = self.pods.pop(key, None)
+        parked = self._parked.pop(key, None)
+        if runtime is not None:
+            self.timers.cancel(runtime)
+            if not runtime.done:
+                self._sandbox_gone(runtime)
+        elif parked is not None:
+            _uid, node, pod_ip = parked
+            self.addresses.release(node, pod_ip)
+            self._on_node.get(node, set()).discard(key)
+
+    def _settled(self, runtime: PodRuntime) -> None:
+        """Its status is written: a pod that now runs quietly is parked (a hundred thousand runtimes would
+        weigh on memory and on every pass of the garbage collector); its status brings it back."""
+        if self.pods.get(runtime.key) is not runtime or not self._quiet(runtime):
+            return
+        self._parked[runtime.key] = (runtime.uid, runtime.node, "" if runtime.done else runtime.pod_ip)
+        del self.pods[runtime.key]
+
+    def _quiet(self, runtime: PodRuntime) -> bool:
+        """Nothing happens to the pod until it changes: it finished, or its containers run ready with nothing
+        asked of them, and it waits for nothing."""
+        if runtime.terminating or runtime.gated or self.timers.waiting(runtime):
+            return False
+        return runtime.done or all(
+            container.held is None and not container.pulling and container.behaviour == NORMAL
+            and (container.succeeded if container.kind == INIT else container.state == RUNNING and container.ready)
+            for container in runtime.containers)
 
     def _stopped(self, runtime: PodRuntime) -> bool:
         node = self.agents.nodes.get(runtime.node)

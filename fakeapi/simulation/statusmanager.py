@@ -20,10 +20,12 @@ from fakeapi.simulation.work import Work
 
 
 class StatusManager:
-    def __init__(self, client: Client, work: Work, stopped: Callable[[PodRuntime], bool]) -> None:
+    def __init__(self, client: Client, work: Work, stopped: Callable[[PodRuntime], bool],
+                 settled: Callable[[PodRuntime], None]) -> None:
         self.client = client
         self.work = work
         self.stopped = stopped  # whether the pod's kubelet is stopped (it writes nothing then)
+        self.settled = settled  # told once the pod's status is as its runtime says
         self._tree = patch_tree(client.api.registry("pods").schema)
 
     def set(self, runtime: PodRuntime) -> None:
@@ -39,6 +41,7 @@ class StatusManager:
             return
         now = rfc3339(self.client.api.clock.now())
         self.patch(pod, pod.get("status") or {}, podstatus.generate(pod, runtime, now))
+        self.settled(runtime)
 
     def patch(self, pod: JSON, old: JSON, new: JSON) -> None:
         patch = create_two_way_merge_patch({"status": conditions.as_decoded(old)}, {"status": new}, self._tree)
