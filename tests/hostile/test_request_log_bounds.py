@@ -11,8 +11,7 @@ import orjson
 import pytest
 from multidict import CIMultiDict, CIMultiDictProxy
 
-from fakeapi.config import ServerConfig
-from fakeapi.config import DEFAULT_REQUEST_LOG_BYTES
+from fakeapi.config import DEFAULT_REQUEST_LOG_BYTES, ServerConfig
 from fakeapi.http.requestlog import BODY_LIMIT, RequestLog
 from fakeapi.testing import FakeAPIServer
 from tests.hostile.checks import CONTROL, PODS
