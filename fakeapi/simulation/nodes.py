@@ -22,7 +22,6 @@ from fakeapi.machinery.clock import Clock, Timer, rfc3339, rfc3339_micro
 from fakeapi.machinery.errors import AlreadyExists, Conflict, NotFound
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import KUBERNETES_VERSION, Client
 from fakeapi.simulation.events import KUBELETS_CACHE_SIZE, EventCache, EventNames, EventRecorder, node_reference
@@ -94,7 +93,7 @@ class NodeAgents:
         self.run_pods = run_pods  # told when a node's kubelet starts, or runs again: its pods sync
         self.nodes: dict[str, NodeKubelet] = {}
         self.event_cache = EventCache(KUBELETS_CACHE_SIZE)  # the kubelets' recorders share one
-        self._tree = patch_tree(client.api.registry("nodes").schema)
+        self._tree = client.api.registry("nodes").kind.patch_tree
 
     @property
     def clock(self) -> Clock:

@@ -23,7 +23,6 @@ import itertools
 from fakeapi.machinery.clock import Clock, Timer, rfc3339
 from fakeapi.machinery.errors import Conflict
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import conditions
 from fakeapi.simulation.client import Client
@@ -63,7 +62,7 @@ class Scheduler:
         self._backoff_timer: Timer | None = None
         self.unschedulable: set[PodKey] = set()  # pods waiting for a change in the cluster
         self._next_start = 0
-        self._tree = patch_tree(client.api.registry("pods").schema)
+        self._tree = client.api.registry("pods").kind.patch_tree
 
     @property
     def clock(self) -> Clock:

@@ -11,7 +11,6 @@ from collections.abc import Callable
 
 from fakeapi.machinery.clock import rfc3339
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import conditions, podstatus
 from fakeapi.simulation.client import Client
@@ -26,7 +25,7 @@ class StatusManager:
         self.work = work
         self.stopped = stopped  # whether the pod's kubelet is stopped (it writes nothing then)
         self.settled = settled  # told once the pod's status is as its runtime says
-        self._tree = patch_tree(client.api.registry("pods").schema)
+        self._tree = client.api.registry("pods").kind.patch_tree
 
     def set(self, runtime: PodRuntime) -> None:
         """The runtime changed: its status goes out once the current step is done."""
