@@ -69,7 +69,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
         app.on_response_prepare.append(add_warning)
     simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation)
     app[simulation_key] = simulation
-    followers: list[StateFollower] = [simulation]  # reset and restore tell it the objects were replaced
+    # reset and restore tell them the objects were replaced
+    followers: list[StateFollower] = [simulation, api.event_ttl]
     app[state_followers_key] = followers
     app.on_startup.append(simulation.on_startup)
     app.on_cleanup.append(simulation.on_cleanup)

@@ -50,6 +50,8 @@ def parser() -> argparse.ArgumentParser:
                             "whatever their age; upstream's watch cache keeps about 75 s)")
     serve.add_argument("--bookmark-interval", type=positive_seconds, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
+    serve.add_argument("--event-ttl", type=positive_seconds, default=3600.0, metavar="SECONDS",
+                       help="seconds an event lives after its last write (default 3600, kube-apiserver's 1h)")
     serve.add_argument("--request-log", type=count, default=DEFAULT_REQUEST_LOG, metavar="N",
                        help=f"requests kept for GET /fakeapi/v1/requests; 0 records none "
                             f"(default {DEFAULT_REQUEST_LOG})")
@@ -272,7 +274,7 @@ def serve_command(args: argparse.Namespace) -> int:
                                         anonymous=args.anonymous_auth)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                               request_log=args.request_log, request_log_bytes=args.request_log_bytes,
-                              bookmark_interval=args.bookmark_interval, seed=args.seed,
+                              bookmark_interval=args.bookmark_interval, event_ttl=args.event_ttl, seed=args.seed,
                               disabled_admission_plugins=args.disable_admission_plugins,
                               simulation=simulation, max_requests_inflight=args.max_requests_inflight,
                               max_mutating_requests_inflight=args.max_mutating_requests_inflight,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
@@ -69,6 +70,7 @@ class Api:
     store: Store
     clock: Clock
     ids: IdSource
+    event_ttl: EventTTL  # expires events an hour after their last write
     resources: dict[str, Registry] = field(default_factory=dict)
     subresources: dict[tuple[str, str], Registry] = field(default_factory=dict)
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
@@ -109,8 +111,9 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     seed: int | str | None = config.seed
     if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again
         seed = f"{seed}@{restarted_at}"
-    api = Api(store, clock, IdSource(seed), restarted=bool(restarted_at))
-    api.store.subscribe(api.pod_logs.on_event)
+    api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at))
+    store.subscribe(api.pod_logs.on_event)
+    store.subscribe(api.event_ttl.on_event)
     admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     for kind in KINDS:
         registry = Registry(api.store, kind, api.clock, api.ids, admission)

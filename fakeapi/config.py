@@ -61,6 +61,7 @@ class ServerConfig:
     watch_history: int = DEFAULT_HISTORY  # change events kept for watches that resume from a version
     watch_history_age: float | None = None  # also forget changes older than this many seconds (None: never)
     bookmark_interval: float = 60.0  # seconds between BOOKMARK events (upstream: about a minute)
+    event_ttl: float = 3600.0  # seconds an event lives after its last write (kube-apiserver's --event-ttl)
     seed: int | None = None  # seeds uids and generated names, for reproducible runs
     max_body_bytes: int = MAX_BODY_BYTES  # upstream's request body limit (3 MiB)
     request_log: int = DEFAULT_REQUEST_LOG  # requests kept in the request log (0: record nothing)

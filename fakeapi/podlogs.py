@@ -1,87 +1,181 @@
-"""Container log text per pod (what the pods/log subresource serves): set by tests or the simulated kubelet."""
+"""Container log text per pod (what the pods/log subresource serves): set by tests or the simulated kubelet.
+
+Each container keeps the output of its current instance and of the one before it (what `previous=true`
+reads), as the container runtime keeps the last exited instance of a restarted container. An instance
+is known by its container id when the simulated kubelet started it; text a test sets goes to the
+current (or previous) instance, whatever its id.
+
+A simulated cluster keeps the logs of a hundred thousand containers: each instance is one object whose
+lines and times are held in a tuple and a bytearray, which the garbage collector need not follow.
+"""
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from datetime import datetime
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 
 from fakeapi.storage.store import Event
 
+PodKey = tuple[str, str]  # namespace, pod
 LogKey = tuple[str, str, str]  # namespace, pod, container
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+MICROSECOND = timedelta(microseconds=1)
+STAMP = 8  # bytes per line time: microseconds since the epoch, signed
 
 
-@dataclass
+@dataclass(slots=True)
 class ContainerLog:
-    """Lines as they arrived (the last may be partial), each with the time its first byte came."""
+    """One instance's lines as they arrived (the last may be partial), each with the time its first byte
+    came. `ended`: the instance exited, so a follower stops once it has read it all. `previous`: the
+    instance before it."""
 
-    lines: list[str] = field(default_factory=list)
-    times: list[datetime] = field(default_factory=list)
+    container_id: str = ""
+    lines: tuple[str, ...] = ()
+    times: bytearray | None = None
+    ended: bool = False
+    previous: ContainerLog | None = None
 
     def append(self, text: str, now: datetime) -> None:
         if not text:
             return
-        if self.lines and not self.lines[-1].endswith("\n"):
+        lines = self.lines
+        if lines and not lines[-1].endswith("\n"):
             head, sep, text = text.partition("\n")
-            self.lines[-1] += head + sep
-        for line in text.splitlines(keepends=True):
-            self.lines.append(line)
-            self.times.append(now)
+            lines = (*lines[:-1], lines[-1] + head + sep)
+        added = tuple(text.splitlines(keepends=True))
+        self.lines = lines + added
+        stamp = ((now - EPOCH) // MICROSECOND).to_bytes(STAMP, "little", signed=True)
+        if self.times is None:
+            self.times = bytearray()
+        self.times += stamp * len(added)
+
+    def time(self, index: int) -> datetime:
+        """When line `index` came."""
+        assert self.times is not None
+        return EPOCH + timedelta(microseconds=int.from_bytes(self.times[index * STAMP:(index + 1) * STAMP],
+                                                             "little", signed=True))
+
+    def clear(self) -> None:
+        self.lines, self.times = (), None
 
     @property
     def text(self) -> str:
         return "".join(self.lines)
 
+    def copy(self) -> ContainerLog:
+        return ContainerLog(self.container_id, self.lines, None if self.times is None else bytearray(self.times),
+                            self.ended, self.previous.copy() if self.previous else None)
+
+
+LogsSnapshot = dict[LogKey, ContainerLog]
+
 
 class PodLogs:
-    """Log text per (namespace, pod, container). Followers wait on `changed`; a deleted pod loses its logs."""
+    """Log text per pod and container. Followers wait on `changed`; a deleted pod loses its logs."""
 
     def __init__(self) -> None:
-        self._logs: dict[LogKey, ContainerLog] = {}
-        self._waiters: dict[tuple[str, str], asyncio.Event] = {}
+        self._logs: dict[LogKey, ContainerLog] = {}  # each container's current instance
+        self._containers: dict[PodKey, tuple[str, ...]] = {}  # the containers of each pod that have logs
+        self._waiters: dict[PodKey, asyncio.Event] = {}
 
-    def set(self, namespace: str, pod: str, container: str, text: str, now: datetime) -> None:
-        log = ContainerLog()
+    # ---- writing
+
+    def set(self, namespace: str, pod: str, container: str, text: str, now: datetime,
+            previous: bool = False) -> None:
+        """Replace the text of the container's current (or previous) instance."""
+        log = self.get(namespace, pod, container, previous)
+        log.clear()
         log.append(text, now)
-        self._logs[(namespace, pod, container)] = log
-        self._notify(namespace, pod)
+        self._notify((namespace, pod))
 
-    def append(self, namespace: str, pod: str, container: str, text: str, now: datetime) -> None:
-        self._logs.setdefault((namespace, pod, container), ContainerLog()).append(text, now)
-        self._notify(namespace, pod)
+    def append(self, namespace: str, pod: str, container: str, text: str, now: datetime,
+               previous: bool = False) -> None:
+        self.get(namespace, pod, container, previous).append(text, now)
+        self._notify((namespace, pod))
 
-    def get(self, namespace: str, pod: str, container: str) -> ContainerLog:
-        return self._logs.get((namespace, pod, container)) or ContainerLog()
+    def start(self, namespace: str, pod: str, container: str, container_id: str) -> None:
+        """A new instance of the container started: the current one becomes the previous."""
+        current = self._logs.get((namespace, pod, container))
+        kept = current if current is not None and (current.container_id or current.lines) else None
+        if kept is not None:
+            kept.previous = None  # only the last two instances are kept
+        self._put((namespace, pod, container), ContainerLog(container_id, previous=kept))
+        self._notify((namespace, pod))
 
-    def text(self, namespace: str, pod: str, container: str) -> str:
-        return self.get(namespace, pod, container).text
+    def end(self, namespace: str, pod: str, container: str) -> None:
+        """The current instance exited: followers of it stop at its end."""
+        log = self._logs.get((namespace, pod, container))
+        if log is not None:
+            log.ended = True
+            self._notify((namespace, pod))
 
-    def clear(self) -> None:
-        self._logs.clear()
-        for key in list(self._waiters):
-            self._notify(*key)
+    # ---- reading
 
-    def copy(self) -> dict[LogKey, ContainerLog]:
-        return {key: ContainerLog(list(log.lines), list(log.times)) for key, log in self._logs.items()}
+    def get(self, namespace: str, pod: str, container: str, previous: bool = False) -> ContainerLog:
+        """The current (or previous) instance's log, made empty if there is none yet (a follower waits on it)."""
+        key = (namespace, pod, container)
+        log = self._logs.get(key)
+        if log is None:
+            log = self._put(key, ContainerLog())
+        if not previous:
+            return log
+        if log.previous is None:
+            log.previous = ContainerLog(ended=True)
+        return log.previous
 
-    def replace_all(self, logs: Mapping[LogKey, ContainerLog]) -> None:
-        self.clear()
-        self._logs.update((key, ContainerLog(list(log.lines), list(log.times))) for key, log in logs.items())
+    def instance(self, namespace: str, pod: str, container: str, container_id: str) -> ContainerLog | None:
+        """The instance with this container id, if its log is still kept."""
+        log = self._logs.get((namespace, pod, container))
+        for candidate in (log, log.previous if log is not None else None):
+            if candidate is not None and candidate.container_id == container_id:
+                return candidate
+        return None
+
+    def text(self, namespace: str, pod: str, container: str, previous: bool = False) -> str:
+        log = self._logs.get((namespace, pod, container))
+        if log is not None and previous:
+            log = log.previous
+        return log.text if log is not None else ""
 
     def changed(self, namespace: str, pod: str) -> asyncio.Event:
         """An event set at the next change of any log of this pod, or when the pod is deleted."""
         return self._waiters.setdefault((namespace, pod), asyncio.Event())
 
+    # ---- the whole state
+
+    def clear(self) -> None:
+        self._logs.clear()
+        self._containers.clear()
+        for key in list(self._waiters):
+            self._notify(key)
+
+    def copy(self) -> LogsSnapshot:
+        return {key: log.copy() for key, log in self._logs.items()}
+
+    def replace_all(self, snapshot: LogsSnapshot) -> None:
+        self.clear()
+        for key, log in snapshot.items():
+            self._put(key, log.copy())
+
     def on_event(self, event: Event) -> None:
         """Store listener: a deleted pod's containers have no logs any more, and its followers stop."""
         if event.type == "DELETED" and event.key.resource == "pods":
-            namespace, pod = event.key.namespace, event.key.name
-            for key in [key for key in self._logs if key[0] == namespace and key[1] == pod]:
-                del self._logs[key]
-            self._notify(namespace, pod)
+            pod = (event.key.namespace, event.key.name)
+            for container in self._containers.pop(pod, ()):
+                del self._logs[(*pod, container)]
+            self._notify(pod)
 
-    def _notify(self, namespace: str, pod: str) -> None:
-        waiter = self._waiters.pop((namespace, pod), None)
+    # ---- internals
+
+    def _put(self, key: LogKey, log: ContainerLog) -> ContainerLog:
+        if key not in self._logs:
+            pod = (key[0], key[1])
+            self._containers[pod] = (*self._containers.get(pod, ()), key[2])
+        self._logs[key] = log
+        return log
+
+    def _notify(self, key: PodKey) -> None:
+        waiter = self._waiters.pop(key, None)
         if waiter is not None:
             waiter.set()

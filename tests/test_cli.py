@@ -202,6 +202,7 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
     ("--watch-history-age", "-1", "-1 is not a duration: give 0 or more seconds"),
     ("--bookmark-interval", "-1", "-1 is not a duration: give more than 0 seconds"),
     ("--bookmark-interval", "0", "0 is not a duration: give more than 0 seconds"),
+    ("--event-ttl", "0", "0 is not a duration: give more than 0 seconds"),
     ("--disable-admission-plugins", "Priority,NoSuchPlugin",
      'disable-admission-plugins plugin "NoSuchPlugin" is unknown'),
     ("--nodes", "-1", "-1 is negative: give 0 or more"),

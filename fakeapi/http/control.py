@@ -6,7 +6,6 @@ The operations are plain functions over an `Api`, shared by the HTTP routes belo
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -26,7 +25,7 @@ from fakeapi.machinery.labels import parse_label_selector
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.yamlload import load_yaml_all
-from fakeapi.podlogs import ContainerLog, LogKey
+from fakeapi.podlogs import LogsSnapshot
 from fakeapi.registry.generic import Registry
 from fakeapi.seeding import seed
 from fakeapi.storage.store import StoreSnapshot
@@ -39,7 +38,7 @@ class Snapshot:
     """The whole state at one moment: every object and every pod log text."""
 
     store: StoreSnapshot
-    pod_logs: Mapping[LogKey, ContainerLog]
+    pod_logs: LogsSnapshot
 
     @property
     def resource_version(self) -> int:
@@ -343,20 +342,30 @@ def _log_key(request: web.Request) -> tuple[str, str, str]:
     return match["namespace"], match["pod"], match["container"]
 
 
+def _previous(request: web.Request) -> bool:
+    """`?previous=true`: the log of the container's previous instance (what `kubectl logs -p` reads)."""
+    value = request.query.get("previous", "")
+    if value not in ("", "true", "false"):
+        raise BadRequest(f'previous must be true or false, not "{value}"')
+    return value == "true"
+
+
 async def get_log(request: web.Request) -> web.Response:
-    text = request.app[api_key].pod_logs.text(*_log_key(request))
+    text = request.app[api_key].pod_logs.text(*_log_key(request), previous=_previous(request))
     return web.Response(text=text, content_type="text/plain")
 
 
 async def put_log(request: web.Request) -> web.Response:
     api = request.app[api_key]
-    api.pod_logs.set(*_log_key(request), await _log_text(request), api.clock.now())
+    previous = _previous(request)
+    api.pod_logs.set(*_log_key(request), await _log_text(request), api.clock.now(), previous=previous)
     return _success("log set")
 
 
 async def append_log(request: web.Request) -> web.Response:
     api = request.app[api_key]
-    api.pod_logs.append(*_log_key(request), await _log_text(request), api.clock.now())
+    previous = _previous(request)
+    api.pod_logs.append(*_log_key(request), await _log_text(request), api.clock.now(), previous=previous)
     return _success("log appended")
 
 

@@ -20,6 +20,8 @@ from fakeapi.podlogs import ContainerLog, PodLogs
 
 DEFAULT_CONTAINER_ANNOTATION = "kubectl.kubernetes.io/default-container"
 _CLIENT_CHECK_SECONDS = 0.5  # how often a follow stream notices a client that went away
+# what the kubelet says of a container waiting for its image, instead of the waiting reason
+WAITING_LOG_MESSAGES = {"ErrImagePull": "image can't be pulled", "ImagePullBackOff": "trying and failing to pull image"}
 
 
 @dataclass(frozen=True)
@@ -120,8 +122,7 @@ def render(log: ContainerLog, options: LogOptions, first_line: int = 0) -> bytes
     lines = log.lines[first_line:]
     if not options.timestamps:
         return "".join(lines).encode()
-    stamps = log.times[first_line:]
-    stamped = (f"{_kubelet_time(stamp)} {line}" for stamp, line in zip(stamps, lines, strict=True))
+    stamped = (f"{_kubelet_time(log.time(index))} {line}" for index, line in enumerate(lines, first_line))
     return "".join(stamped).encode()
 
 
@@ -132,7 +133,7 @@ def first_line(log: ContainerLog, options: LogOptions, now: datetime) -> int:
     if options.since_seconds is not None:
         since = shifted(now, -options.since_seconds) or MIN_TIME
     if since is not None:
-        start = next((i for i, stamp in enumerate(log.times) if stamp >= since), len(log.lines))
+        start = next((i for i in range(len(log.lines)) if log.time(i) >= since), len(log.lines))
     if options.tail_lines is not None:
         start = max(start, len(log.lines) - options.tail_lines)
     return start
@@ -143,16 +144,60 @@ def _kubelet_time(when: datetime) -> str:
     return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond:06d}000Z"
 
 
+def choose_instance(pod: JSON, container: str, previous: bool, logs: PodLogs) -> ContainerLog:
+    """The container instance whose log is served, as the kubelet's validateContainerLogStatus picks it from
+    the pod's status: the previous instance, the running one, the one that exited. A container no kubelet
+    reported has the text a test set."""
+    meta: JSON = pod["metadata"]
+    namespace, name = meta["namespace"], meta["name"]
+    status = _container_status(pod, container)
+    if status is None:
+        if previous and not logs.text(namespace, name, container, previous=True):
+            raise BadRequest(f'previous terminated container "{container}" in pod "{name}" not found')
+        return logs.get(namespace, name, container, previous)
+    state: JSON = status.get("state") or {}
+    last: JSON = (status.get("lastState") or {}).get("terminated") or {}
+    if previous:
+        if not last.get("containerID"):
+            raise BadRequest(f'previous terminated container "{container}" in pod "{name}" not found')
+        return logs.instance(namespace, name, container, last["containerID"]) or logs.get(
+            namespace, name, container, previous=True)
+    if "running" in state:
+        container_id = status.get("containerID") or ""
+    elif "terminated" in state:
+        container_id = (state["terminated"] or {}).get("containerID") or last.get("containerID") or ""
+        if not container_id:
+            raise BadRequest(f'container "{container}" in pod "{name}" is terminated')
+    elif last:
+        container_id = last.get("containerID") or ""
+        if not container_id:
+            raise BadRequest(f'container "{container}" in pod "{name}" is terminated')
+    elif "waiting" in state:
+        reason = (state["waiting"] or {}).get("reason") or ""
+        why = WAITING_LOG_MESSAGES.get(reason, reason)
+        raise BadRequest(f'container "{container}" in pod "{name}" is waiting to start: {why}')
+    else:
+        raise BadRequest(f'container "{container}" in pod "{name}" is waiting to start - no logs yet')
+    return logs.instance(namespace, name, container, container_id) or logs.get(namespace, name, container)
+
+
+def _container_status(pod: JSON, container: str) -> JSON | None:
+    status: JSON = pod.get("status") or {}
+    for key in ("containerStatuses", "initContainerStatuses", "ephemeralContainerStatuses"):
+        for item in status.get(key) or []:
+            if item.get("name") == container:
+                return item  # type: ignore[no-any-return]
+    return None
+
+
 async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: PodLogs,
                     clock: Clock) -> web.StreamResponse:
     """Answer GET pods/{name}/log for a pod already read from the store."""
     meta: JSON = pod["metadata"]
     namespace, name = meta["namespace"], meta["name"]
     container = pick_container(pod, options.container)
-    if options.previous:
-        raise BadRequest(f'previous terminated container "{container}" in pod "{name}" not found')
+    log = choose_instance(pod, container, options.previous, logs)
     changed = logs.changed(namespace, name)  # taken before reading, so no later change is missed
-    log = logs.get(namespace, name, container)
     start = first_line(log, options, clock.now())
     body = render(log, options, start)
     limit = options.limit_bytes
@@ -170,8 +215,8 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
             except ConnectionError:
                 return response
             sent += len(chunk)
-        if limit is not None and sent >= limit:
-            break
+        if (limit is not None and sent >= limit) or log.ended:
+            break  # (an instance that exited has nothing more to say)
         while not changed.is_set():
             if request.transport is None or request.transport.is_closing():
                 return response  # aiohttp does not cancel a handler whose client left
@@ -180,7 +225,7 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
         changed = logs.changed(namespace, name)
         if not _same_pod(request, namespace, name, meta.get("uid")):
             break
-        body = render(logs.get(namespace, name, container), options, start)
+        body = render(log, options, start)
     with contextlib.suppress(ConnectionError):
         await response.write_eof()
     return response

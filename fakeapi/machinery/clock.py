@@ -19,6 +19,9 @@ MIN_TIME = datetime(1, 1, 1, tzinfo=UTC)
 MAX_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
 _MAX_SECOND = int(MAX_TIME.timestamp())
 OUT_OF_RANGE = "the clock must stay between 0001-01-01T00:00:00Z and 9999-12-31T23:59:59Z"
+# A timer due within this of now is due: due times are sums of floats (a timer set by a timer...), which
+# land a hair past the time they add up to, and `advance(1)` ten times must fire a timer ten seconds away.
+TIMER_SLACK = 1e-6
 
 
 class Timer:
@@ -115,7 +118,7 @@ class Clock:
         if self._firing:  # a timer moved the clock: the timers loop running it fires what became due
             self._frozen_wall, self._frozen_mono = end_wall, target
             return self.now()
-        while self._timers and self._timers[0][0] <= target:
+        while self._timers and self._timers[0][0] <= target + TIMER_SLACK:
             due = self._timers[0][0]
             if due > self._frozen_mono:  # each timer sees the time it was due at
                 self._frozen_wall += timedelta(seconds=due - self._frozen_mono)
@@ -140,7 +143,7 @@ class Clock:
             return  # a timer's callback moved the clock: the loop below picks up what became due
         self._firing = True
         try:
-            while self._timers and self._timers[0][0] <= self.monotonic():
+            while self._timers and self._timers[0][0] <= self.monotonic() + TIMER_SLACK:
                 _due, _order, timer = heapq.heappop(self._timers)
                 if not timer.cancelled:
                     timer.callback()

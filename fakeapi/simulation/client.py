@@ -23,7 +23,6 @@ from fakeapi.http.requestinfo import request_info
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.patch import STRATEGIC_MERGE_PATCH, apply_strategic_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import AUTHENTICATED_GROUP, UserInfo
 from fakeapi.registry.binding import bind_pod, decode_binding
@@ -101,7 +100,7 @@ class Client:
               group: str = "", version: str = "v1") -> JSON:
         """A strategic merge PATCH of the object (or its subresource)."""
         registry = self._registry(resource, subresource, group, version)
-        tree = patch_tree(registry.schema)
+        tree = registry.kind.patch_tree  # (built with the kind: building one per patch costs milliseconds)
 
         def apply(current: JSON, body: Any) -> JSON:
             return apply_strategic_merge_patch(current, body, tree)

@@ -4,7 +4,6 @@ component sends for one condition."""
 from __future__ import annotations
 
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import Client
 
@@ -42,7 +41,7 @@ def patch_condition(client: Client, pod: JSON, condition: JSON, with_uid: bool) 
     if not changed:
         return
     meta: JSON = pod["metadata"]
-    patch = create_two_way_merge_patch({"status": old}, {"status": new}, patch_tree(client.api.registry("pods").schema))
+    patch = create_two_way_merge_patch({"status": old}, {"status": new}, client.api.registry("pods").kind.patch_tree)
     if with_uid:
         patch = {"metadata": {"uid": meta.get("uid", "")}, **patch}
     client.patch("pods", meta.get("namespace", ""), meta["name"], patch, "status")

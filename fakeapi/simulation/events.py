@@ -2,8 +2,9 @@
 
 `EventRecorder` is client-go's tools/record recorder (kubelet, node and taint-eviction controllers):
 `source`, `reportingComponent`/`reportingInstance`, `count`, `firstTimestamp` and `lastTimestamp`; an
-event identical to one already recorded (same object, field path, type, reason and message) is not
-written again: its `count` and `lastTimestamp` are patched. Upstream's further aggregation (more than ten
+event identical to one recently recorded (same object, field path, type, reason and message: among the
+last 4096 a recorder wrote, or the last 16384 the kubelets wrote together) is not written again: its
+`count` and `lastTimestamp` are patched. Upstream's further aggregation (more than ten
 similar events with different messages in ten minutes become one "(combined from similar events)") is
 not reproduced.
 
@@ -26,6 +27,8 @@ from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import Client
 
 CACHE_SIZE = 4096  # events remembered for deduplication, per recorder (upstream's LRU size)
+# ... and by the simulated kubelets together: a cache each, as upstream's, would hold millions of events
+KUBELETS_CACHE_SIZE = 4 * CACHE_SIZE
 NOTE_LIMIT = 1024  # an events.k8s.io note is cut to this many bytes
 
 
@@ -57,10 +60,11 @@ def node_reference(name: str) -> JSON:
     return {"kind": "Node", "name": name, "uid": name}
 
 
-class _Cache:
+class EventCache:
     """The recently recorded events by identity: where each was written and how many times."""
 
-    def __init__(self) -> None:
+    def __init__(self, size: int = CACHE_SIZE) -> None:
+        self.size = size
         self._entries: OrderedDict[Hashable, tuple[str, str, int]] = OrderedDict()
 
     def get(self, key: Hashable) -> tuple[str, str, int] | None:
@@ -72,20 +76,18 @@ class _Cache:
     def put(self, key: Hashable, namespace: str, name: str, count: int) -> None:
         self._entries[key] = (namespace, name, count)
         self._entries.move_to_end(key)
-        if len(self._entries) > CACHE_SIZE:
+        if len(self._entries) > self.size:
             self._entries.popitem(last=False)
-
-    def clear(self) -> None:
-        self._entries.clear()
 
 
 class EventRecorder:
-    def __init__(self, client: Client, names: EventNames, component: str, host: str = "") -> None:
+    def __init__(self, client: Client, names: EventNames, component: str, host: str = "",
+                 cache: EventCache | None = None) -> None:
         self.client = client
         self.names = names
         self.source: JSON = {"component": component, **({"host": host} if host else {})}
         self.reporting_instance = host
-        self._cache = _Cache()
+        self._cache = cache or EventCache()
 
     def normal(self, ref: JSON, reason: str, message: str) -> None:
         self.record(ref, "Normal", reason, message)
@@ -116,9 +118,6 @@ class EventRecorder:
         self.client.create("events", namespace, event)
         self._cache.put(key, namespace, name, 1)
 
-    def forget(self) -> None:
-        self._cache.clear()
-
 
 class SeriesRecorder:
     def __init__(self, client: Client, names: EventNames, controller: str, instance: str) -> None:
@@ -126,7 +125,7 @@ class SeriesRecorder:
         self.names = names
         self.controller = controller
         self.instance = instance
-        self._cache = _Cache()
+        self._cache = EventCache()
 
     def record(self, ref: JSON, event_type: str, reason: str, action: str, note: str,
                related: JSON | None = None) -> None:
@@ -155,9 +154,6 @@ class SeriesRecorder:
             event["related"] = related
         self.client.create("events", namespace, event)
         self._cache.put(key, namespace, name, 1)
-
-    def forget(self) -> None:
-        self._cache.clear()
 
 
 def _cut(note: str) -> str:

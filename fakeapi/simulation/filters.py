@@ -67,3 +67,41 @@ class PodFilter:
             shortages = resources.shortages(self.pod.requests, pods_on_node, used, allocatable)
             return Rejection(tuple(shortage.reason for shortage in shortages), True)
         return None
+
+
+def find_node(fits: PodFilter, nodes: list[NodeInfo], start: int,
+              wanted: int) -> tuple[NodeInfo | None, int, dict[str, Rejection]]:
+    """Examine the nodes from `start` on (round the list) until `wanted` feasible ones are found: the best of
+    them by LeastAllocated (the first of the best, in the order examined), how many nodes were examined,
+    and why the others were rejected.
+
+    Every pod goes through this loop over hundreds of nodes, so it is kept tight: the filters run in full
+    only where they may reject. On a node without taints that is not cordoned, a pod with no node selector
+    or affinity that asks for no more than cpu and memory needs only room, which is checked first."""
+    total = len(nodes)
+    requests = fits.pod.requests
+    cpu, memory = requests.get(resources.CPU, 0), requests.get(resources.MEMORY, 0)
+    nonzero_cpu, nonzero_memory = resources.nonzero(requests)
+    simple = not fits.selects and all(name in (resources.CPU, resources.MEMORY) for name, _ in fits.requests)
+    best: NodeInfo | None = None
+    best_score, found, examined, index = -1.0, 0, 0, start
+    rejections: dict[str, Rejection] = {}
+    while examined < total and found < wanted:
+        node = nodes[index]
+        index = index + 1 if index + 1 < total else 0
+        examined += 1
+        usage = node.usage
+        if not (simple and node.plain and len(usage.pods) < node.max_pods and cpu <= node.cpu - usage.cpu
+                and memory <= node.memory - usage.memory):
+            rejection = fits(node, len(usage.pods), usage.requested)
+            if rejection is not None:
+                rejections[node.name] = rejection
+                continue
+        found += 1
+        # LeastAllocated: the share of cpu and of memory left once the pod is there (a node with none has 0)
+        free_cpu = node.cpu - usage.nonzero_cpu - nonzero_cpu
+        free_memory = node.memory - usage.nonzero_memory - nonzero_memory
+        score = (free_cpu / node.cpu if free_cpu > 0 else 0.0) + (free_memory / node.memory if free_memory > 0 else 0.0)
+        if score > best_score:
+            best, best_score = node, score
+    return best, examined, rejections

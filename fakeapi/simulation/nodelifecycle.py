@@ -22,7 +22,6 @@ from functools import partial
 from fakeapi.machinery.clock import Clock, Timer, rfc3339
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import Client
 from fakeapi.simulation.events import EventNames, EventRecorder, pod_reference
@@ -66,7 +65,7 @@ class NodeLifecycle:
         self.all_down = False  # no node is ready: full disruption, no NoExecute taints
         self._timer: Timer | None = None
         self._due = 0.0  # when the next monitor pass is due
-        self._tree = patch_tree(client.api.registry("nodes").schema)
+        self._tree = client.api.registry("nodes").kind.patch_tree
 
     @property
     def clock(self) -> Clock:

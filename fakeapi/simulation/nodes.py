@@ -22,10 +22,9 @@ from fakeapi.machinery.clock import Clock, Timer, rfc3339, rfc3339_micro
 from fakeapi.machinery.errors import AlreadyExists, Conflict, NotFound
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import KUBERNETES_VERSION, Client
-from fakeapi.simulation.events import EventNames, EventRecorder, node_reference
+from fakeapi.simulation.events import KUBELETS_CACHE_SIZE, EventCache, EventNames, EventRecorder, node_reference
 from fakeapi.simulation.view import NODE_LEASE_NAMESPACE, ClusterView, NodeInfo
 from fakeapi.simulation.work import Work
 
@@ -93,7 +92,8 @@ class NodeAgents:
         self.ids = ids
         self.run_pods = run_pods  # told when a node's kubelet starts, or runs again: its pods sync
         self.nodes: dict[str, NodeKubelet] = {}
-        self._tree = patch_tree(client.api.registry("nodes").schema)
+        self.event_cache = EventCache(KUBELETS_CACHE_SIZE)  # the kubelets' recorders share one
+        self._tree = client.api.registry("nodes").kind.patch_tree
 
     @property
     def clock(self) -> Clock:
@@ -103,6 +103,7 @@ class NodeAgents:
         for node in self.nodes.values():
             self._cancel(node)
         self.nodes.clear()
+        self.event_cache = EventCache(KUBELETS_CACHE_SIZE)
 
     # ---- registration
 
@@ -161,7 +162,8 @@ class NodeAgents:
         self.run_pods(name)
 
     def _start(self, name: str, internal_ip: str) -> NodeKubelet:
-        node = NodeKubelet(name, internal_ip, EventRecorder(self.client.as_node(name), self.names, "kubelet", name))
+        node = NodeKubelet(name, internal_ip, EventRecorder(self.client.as_node(name), self.names, "kubelet", name,
+                                                            self.event_cache))
         self.nodes[name] = node
         return node
 

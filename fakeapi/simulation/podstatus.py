@@ -13,8 +13,9 @@ from typing import Any
 from fakeapi.kinds.pod.qos import get_pod_qos
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import images
-from fakeapi.simulation.runtime import INIT, MAIN, SIDECAR, Container, PodRuntime
+from fakeapi.simulation.runtime import INIT, MAIN, RUNNING, SIDECAR, TERMINATED, WAITING, Container, PodRuntime
 
+TERMINAL = ("Succeeded", "Failed")
 KUBELET_CONDITIONS = ("PodReadyToStartContainers", "Initialized", "Ready", "ContainersReady", "PodScheduled")
 
 
@@ -24,56 +25,78 @@ def go_list(names: list[str]) -> str:
 
 
 def container_status(container: Container) -> JSON:
+    """convertToAPIContainerStatuses: the newest instance's state and the one before it in lastState; a
+    container the kubelet holds back waits (CrashLoopBackOff...) with its newest instance in lastState."""
     state: JSON
-    if container.state == "running":
+    last = container.last_state
+    if container.held is not None and container.state != RUNNING:
+        reason, message = container.held
+        state = {"waiting": {"reason": reason, **({"message": message} if message else {})}}
+        if container.state == TERMINATED:
+            last = terminated_state(container)
+    elif container.state == RUNNING:
         state = {"running": {"startedAt": container.started_at}}
-    elif container.state == "terminated":
-        state = {"terminated": {"exitCode": container.exit_code, "reason": container.reason,
-                                **({"message": container.message} if container.message else {}),
-                                "startedAt": container.started_at or None, "finishedAt": container.finished_at or None,
-                                **({"containerID": container.container_id} if container.container_id else {})}}
+    elif container.state == TERMINATED:
+        state = {"terminated": terminated_state(container)}
     else:
         state = {"waiting": {"reason": container.reason,
                              **({"message": container.message} if container.message else {})}}
     status: JSON = {
-        "name": container.name, "state": state, "lastState": {}, "ready": container.ready,
-        "restartCount": container.restart_count,
+        "name": container.name, "state": state, "lastState": {"terminated": last} if last else {},
+        "ready": container.ready, "restartCount": container.restart_count,
         "image": images.normalized(container.image) if container.ran else container.image,
         "imageID": images.image_id(container.image) if container.ran else "",
     }
     if container.container_id:
         status["containerID"] = container.container_id
     status["started"] = container.started
-    mounts = [_mount_status(mount) for mount in container.spec.get("volumeMounts") or []]
-    if mounts:
-        status["volumeMounts"] = mounts
+    if container.mounts:
+        status["volumeMounts"] = [_mount_status(*mount) for mount in container.mounts]
     return status
 
 
-def _mount_status(mount: JSON) -> JSON:
-    status: JSON = {"name": mount.get("name", ""), "mountPath": mount.get("mountPath", "")}
-    if mount.get("readOnly"):
+def terminated_state(container: Container) -> JSON:
+    """The `terminated` state of the container's instance that exited last."""
+    return {"exitCode": container.exit_code, "reason": container.reason,
+            **({"message": container.message} if container.message else {}),
+            "startedAt": container.started_at or None, "finishedAt": container.finished_at or None,
+            **({"containerID": container.container_id} if container.container_id else {})}
+
+
+def _mount_status(name: str, path: str, read_only: bool) -> JSON:
+    status: JSON = {"name": name, "mountPath": path}
+    if read_only:
         status["readOnly"] = True
         status["recursiveReadOnly"] = "Disabled"  # RecursiveReadOnlyMounts is on; the pod did not ask for it
     return status
 
 
-def phase(runtime: PodRuntime, restart_policy: str) -> str:
-    """Upstream's getPhase over the runtime's containers (`runtime.done`: the pod is terminal)."""
+def phase(runtime: PodRuntime) -> str:
+    """Upstream's getPhase over the runtime's containers (`runtime.done`: the pod is terminal). A container
+    that exited and waits to be restarted counts as stopped, and not as succeeded."""
     pending_init = failed_init = pending_sidecars = 0
+    running = waiting = stopped = succeeded = 0
     for container in runtime.of_kind(INIT, SIDECAR):
-        if container.kind == SIDECAR:
-            pending_sidecars += not (container.state == "running" and container.started)
-        elif container.state == "terminated":
-            failed_init += container.exit_code != 0
+        if container.kind == INIT:
+            if container.state == TERMINATED:
+                failed_init += container.exit_code != 0
+            else:
+                pending_init += 1
+        elif container.state == RUNNING:
+            pending_sidecars += not container.started
+            running += 1
+        elif container.state == WAITING:
+            pending_sidecars += 1
+            waiting += 1
+    for container in runtime.of_kind(MAIN):
+        if container.state == RUNNING:
+            running += 1
+        elif container.state == TERMINATED:
+            stopped += 1
+            succeeded += container.succeeded
         else:
-            pending_init += 1
-    main = runtime.of_kind(MAIN)
-    running = sum(container.state == "running" for container in main)
-    stopped = sum(container.state == "terminated" for container in main)
-    succeeded = sum(container.state == "terminated" and container.exit_code == 0 for container in main)
-    waiting = len(main) - running - stopped
-    if failed_init and restart_policy == "Never":
+            waiting += 1
+    if failed_init and runtime.restart_policy == "Never":
         return "Failed"
     if pending_init or (pending_sidecars and not _main_started(runtime)) or waiting:
         return "Pending"
@@ -82,23 +105,25 @@ def phase(runtime: PodRuntime, restart_policy: str) -> str:
     if stopped:
         if runtime.done:
             return "Succeeded" if stopped == succeeded else "Failed"
-        if restart_policy == "Always":
+        if runtime.restart_policy == "Always":
             return "Running"
         if stopped == succeeded:
             return "Succeeded"
-        return "Failed" if restart_policy == "Never" else "Running"
+        return "Failed" if runtime.restart_policy == "Never" else "Running"
     return "Pending"
 
 
 def _main_started(runtime: PodRuntime) -> bool:
-    return any(container.state != "waiting" for container in runtime.of_kind(MAIN))
+    return any(container.state != WAITING for container in runtime.of_kind(MAIN))
 
 
 def generate(pod: JSON, runtime: PodRuntime, now: str) -> JSON:
     """The status the kubelet would write now."""
     spec: JSON = pod.get("spec") or {}
     old: JSON = pod.get("status") or {}
-    pod_phase = phase(runtime, spec.get("restartPolicy") or "Always")
+    pod_phase = phase(runtime)
+    if runtime.done and pod_phase not in TERMINAL:
+        pod_phase = "Failed"  # TerminatePod: a terminal pod is Failed unless it succeeded
     kept = [condition for condition in old.get("conditions") or [] if condition.get("type") not in KUBELET_CONDITIONS]
     containers_ready = _containers_ready(runtime, pod_phase)
     fresh = [
@@ -157,7 +182,7 @@ def _initialized(runtime: PodRuntime, pod_phase: str) -> JSON:
         return _condition("Initialized", "True")
     incomplete = [container.name for container in runtime.of_kind(INIT, SIDECAR)
                   if (container.kind == SIDECAR and not container.started)
-                  or (container.kind == INIT and not (container.state == "terminated" and container.exit_code == 0))]
+                  or (container.kind == INIT and not container.succeeded)]
     if incomplete:
         return _condition("Initialized", "False", "ContainersNotInitialized",
                           f"containers with incomplete status: {go_list(incomplete)}")

@@ -23,27 +23,18 @@ import itertools
 from fakeapi.machinery.clock import Clock, Timer, rfc3339
 from fakeapi.machinery.errors import Conflict
 from fakeapi.machinery.patch import create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 from fakeapi.machinery.types import JSON
-from fakeapi.simulation import conditions, resources
+from fakeapi.simulation import conditions
 from fakeapi.simulation.client import Client
 from fakeapi.simulation.events import EventNames, SeriesRecorder, pod_reference
-from fakeapi.simulation.filters import PodFilter, Rejection, fit_error
+from fakeapi.simulation.filters import PodFilter, find_node, fit_error
 from fakeapi.simulation.preemption import Preemption
-from fakeapi.simulation.view import DEFAULT_SCHEDULER, ClusterView, NodeInfo, PodInfo, PodKey, Usage
+from fakeapi.simulation.view import DEFAULT_SCHEDULER, ClusterView, NodeInfo, PodInfo, PodKey
 from fakeapi.simulation.work import Work
 
 INITIAL_BACKOFF, MAX_BACKOFF = 1.0, 10.0  # podInitialBackoffDuration, podMaxBackoffDuration
 MIN_FEASIBLE_NODES, MIN_FEASIBLE_PERCENT, BASE_PERCENT = 100, 5, 50
 NO_NODES = "no nodes available to schedule pods"
-
-
-def least_allocated(node: NodeInfo, usage: Usage, cpu: int, memory: int) -> float:
-    """How much cpu and memory the node has left once the pod is there (upstream's LeastAllocated score)."""
-    allocatable = node.allocatable
-    total_cpu, total_memory = allocatable.get(resources.CPU, 0), allocatable.get(resources.MEMORY, 0)
-    free = max(total_cpu - usage.nonzero_cpu - cpu, 0) / total_cpu if total_cpu else 0.0
-    return free + (max(total_memory - usage.nonzero_memory - memory, 0) / total_memory if total_memory else 0.0)
 
 
 def feasible_nodes_to_find(total: int) -> int:
@@ -71,7 +62,7 @@ class Scheduler:
         self._backoff_timer: Timer | None = None
         self.unschedulable: set[PodKey] = set()  # pods waiting for a change in the cluster
         self._next_start = 0
-        self._tree = patch_tree(client.api.registry("pods").schema)
+        self._tree = client.api.registry("pods").kind.patch_tree
 
     @property
     def clock(self) -> Clock:
@@ -180,27 +171,10 @@ class Scheduler:
             self._failed(key, pod, NO_NODES)
             return
         fits = PodFilter(info, spec)
-        wanted, total = feasible_nodes_to_find(len(nodes)), len(nodes)
-        cpu, memory = resources.nonzero(info.requests)
-        usages, nothing = self.view.usage, Usage()
-        best: NodeInfo | None = None
-        best_score, found = -1.0, 0
-        rejections: dict[str, Rejection] = {}
-        start = self._next_start % total
-        examined = 0
-        while examined < total and found < wanted:
-            node = nodes[(start + examined) % total]
-            examined += 1
-            usage = usages.get(node.name) or nothing
-            rejection = fits(node, len(usage.pods), usage.requested)
-            if rejection is not None:
-                rejections[node.name] = rejection
-                continue
-            found += 1
-            score = least_allocated(node, usage, cpu, memory)
-            if score > best_score:  # the first of the best, in the order examined
-                best, best_score = node, score
-        self._next_start = (start + examined) % total
+        total = len(nodes)
+        best, examined, rejections = find_node(fits, nodes, self._next_start % total,
+                                               feasible_nodes_to_find(total))
+        self._next_start = (self._next_start + examined) % total
         if best is not None:
             self._bind(key, pod, best)
             return

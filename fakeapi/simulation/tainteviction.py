@@ -63,8 +63,10 @@ class TaintEviction:
         """processPodOnNode: evict now, later, or never; cancel an eviction the taints no longer call for."""
         info = self.view.pods.get(key)
         node = self.view.nodes.get(info.node) if info is not None else None
+        if node is None or (not node.taints and key not in self.evictions):
+            return  # (most nodes have no taints: no need to read the pod)
         pod = self.client.api.registry("pods").find(*key)
-        if info is None or node is None or pod is None or not info.on_node:
+        if info is None or pod is None or not info.on_node:
             return
         taints = _no_execute(node.taints)
         delay = predicates.eviction_delay(taints, (pod.get("spec") or {}).get("tolerations") or []) \

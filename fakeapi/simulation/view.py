@@ -33,7 +33,7 @@ class PodInfo:
     gated: bool
     priority: int
     requests: Resources
-    spec: bytes  # the spec as stored, to tell a changed spec from a status write
+    spec: int  # a hash of the spec as stored, to tell a changed spec from a status write
 
     @property
     def terminal(self) -> bool:
@@ -51,6 +51,25 @@ class PodInfo:
                 and self.scheduler == DEFAULT_SCHEDULER)
 
 
+@dataclass(slots=True)
+class Usage:
+    pods: set[PodKey] = field(default_factory=set)
+    requested: Resources = field(default_factory=dict)
+    cpu: int = 0  # requested["cpu"], kept apart to be read fast (and memory)
+    memory: int = 0
+    nonzero_cpu: int = 0
+    nonzero_memory: int = 0
+
+    def add(self, pod: PodInfo, sign: int = 1) -> None:
+        requests = pod.requests
+        resources.add(self.requested, requests, sign)
+        self.cpu += sign * requests.get(resources.CPU, 0)
+        self.memory += sign * requests.get(resources.MEMORY, 0)
+        cpu, memory = resources.nonzero(requests)
+        self.nonzero_cpu += sign * cpu
+        self.nonzero_memory += sign * memory
+
+
 @dataclass(slots=True, eq=False)
 class NodeInfo:
     name: str
@@ -65,20 +84,25 @@ class NodeInfo:
     simulated: bool
     pod_cidr: str
     internal_ip: str
+    usage: Usage  # what the pods bound to it request (kept by the view, the same object across the node's changes)
+    # what the scheduler's search reads of it on every pod, kept here to be read fast
+    cpu: int = 0  # allocatable millicores
+    memory: int = 0  # allocatable bytes
+    max_pods: int = 0
+    plain: bool = True  # no taints, not cordoned: only room decides whether a pod without affinity fits
+
+    def __post_init__(self) -> None:
+        allocatable = self.allocatable
+        self.cpu = allocatable.get(resources.CPU, 0)
+        self.memory = allocatable.get(resources.MEMORY, 0)
+        self.max_pods = allocatable.get(resources.PODS, 0)
+        self.plain = not self.taints and not self.unschedulable
 
     @property
     def scheduling(self) -> tuple[Any, ...]:
         """What scheduling decisions depend on: a change here may make a waiting pod fit."""
         return (sorted(self.allocatable.items()), sorted(self.labels.items()), orjson.dumps(self.taints),
                 self.unschedulable)
-
-
-@dataclass(slots=True)
-class Usage:
-    pods: set[PodKey] = field(default_factory=set)
-    requested: Resources = field(default_factory=dict)
-    nonzero_cpu: int = 0
-    nonzero_memory: int = 0
 
 
 class Change(NamedTuple):
@@ -104,6 +128,13 @@ class ClusterView:
 
     def usage_of(self, node: str) -> Usage:
         return self.usage.get(node) or Usage()
+
+    def _usage(self, node: str) -> Usage:
+        """The node's Usage, made if need be: kept while the view lives, so that a node's infos share it."""
+        usage = self.usage.get(node)
+        if usage is None:
+            usage = self.usage[node] = Usage()
+        return usage
 
     # ---- keeping up with the store
 
@@ -164,7 +195,7 @@ class ClusterView:
             meta["name"], meta.get("uid", ""), labels, list(spec.get("taints") or []), bool(spec.get("unschedulable")),
             resources.resource_list(status.get("allocatable")), conditions.get("Ready", ""), heartbeat, conditions,
             labels.get(SIMULATED_LABEL) != "false",
-            spec.get("podCIDR") or "", internal_ip)
+            spec.get("podCIDR") or "", internal_ip, self._usage(meta["name"]))
         self.nodes[info.name] = info
         return info
 
@@ -173,20 +204,17 @@ class ClusterView:
         spec: JSON = pod.get("spec") or {}
         key = (meta.get("namespace", ""), meta["name"])
         old = self.pods.get(key)
-        spec_bytes = orjson.dumps(spec)
-        requests = old.requests if old is not None and old.spec == spec_bytes else resources.pod_requests(spec)
+        spec_hash = hash(orjson.dumps(spec))
+        requests = old.requests if old is not None and old.spec == spec_hash else resources.pod_requests(spec)
         info = PodInfo(key, meta.get("uid", ""), spec.get("nodeName") or "", (pod.get("status") or {}).get("phase", ""),
                        bool(meta.get("deletionTimestamp")), spec.get("schedulerName") or DEFAULT_SCHEDULER,
-                       bool(spec.get("schedulingGates")), int(spec.get("priority") or 0), requests, spec_bytes)
+                       bool(spec.get("schedulingGates")), int(spec.get("priority") or 0), requests, spec_hash)
         self._remove_pod(old)
         self.pods[key] = info
         if info.on_node:
-            usage = self.usage.setdefault(info.node, Usage())
+            usage = self._usage(info.node)
             usage.pods.add(key)
-            resources.add(usage.requested, info.requests)
-            cpu, memory = resources.nonzero(info.requests)
-            usage.nonzero_cpu += cpu
-            usage.nonzero_memory += memory
+            usage.add(info)
         return info
 
     def _remove_pod(self, info: PodInfo | None) -> None:
@@ -196,10 +224,5 @@ class ClusterView:
         usage = self.usage.get(info.node)
         if info.on_node and usage is not None and info.key in usage.pods:
             usage.pods.discard(info.key)
-            resources.add(usage.requested, info.requests, -1)
-            cpu, memory = resources.nonzero(info.requests)
-            usage.nonzero_cpu -= cpu
-            usage.nonzero_memory -= memory
-            if not usage.pods:
-                del self.usage[info.node]
+            usage.add(info, -1)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections import deque
 from collections.abc import Callable, Hashable
 
@@ -18,7 +19,7 @@ from fakeapi.machinery.clock import Clock, Timer
 from fakeapi.machinery.errors import StatusError
 
 Step = Callable[[], None]
-BATCH = 200  # steps per turn of a live event loop
+SLICE_SECONDS = 0.001  # how long steps run per turn of a live event loop, before requests get their turn
 RETRY_SECONDS = 1.0
 
 log = logging.getLogger("fakeapi.simulation")
@@ -82,19 +83,18 @@ class Work:
 
     def run_pending(self) -> None:
         """Run queued steps (and those they queue): all of them while the clock is frozen, so that a test
-        stepping the clock sees every consequence; a batch at a time while it is live."""
+        stepping the clock sees every consequence; a few milliseconds' worth per turn of the event loop
+        while it is live, so that requests are answered meanwhile."""
         self._woken = False
         if self._draining or self._loop is None:
             return
         self._draining = True
         try:
-            budget = None if self.clock.frozen else BATCH
-            while self._queue and (budget is None or budget > 0):
+            until = None if self.clock.frozen else time.perf_counter() + SLICE_SECONDS
+            while self._queue and (until is None or time.perf_counter() < until):
                 key = self._queue.popleft()
                 step = self._steps.pop(key)
                 self._run(step)
-                if budget is not None:
-                    budget -= 1
         finally:
             self._draining = False
         if self._queue:

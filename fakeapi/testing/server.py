@@ -363,13 +363,15 @@ class FakeAPIServer:
         """A simulated node, to make it fail and recover."""
         return SimulatedNode(self, name)
 
-    def set_log(self, namespace: str, pod: str, container: str, text: str) -> None:
-        """Set the text `GET .../pods/{pod}/log?container=...` answers."""
-        self._call(lambda: self.api.pod_logs.set(namespace, pod, container, text, self.api.clock.now()))
+    def set_log(self, namespace: str, pod: str, container: str, text: str, previous: bool = False) -> None:
+        """Set the text `GET .../pods/{pod}/log?container=...` answers (`previous`: the container's previous
+        instance, which `previous=true` reads once the pod's status names one)."""
+        self._call(lambda: self.api.pod_logs.set(namespace, pod, container, text, self.api.clock.now(), previous))
 
-    def append_log(self, namespace: str, pod: str, container: str, text: str) -> None:
+    def append_log(self, namespace: str, pod: str, container: str, text: str, previous: bool = False) -> None:
         """Add text to a container's log; `follow=true` readers receive it."""
-        self._call(lambda: self.api.pod_logs.append(namespace, pod, container, text, self.api.clock.now()))
+        self._call(lambda: self.api.pod_logs.append(namespace, pod, container, text, self.api.clock.now(),
+                                                    previous))
 
 
 def simulation_config(nodes: int | None, simulate: str | None, node_capacity: Mapping[str, str] | None = None,

@@ -152,3 +152,17 @@ def test_the_official_client_reads_logs(fakeapi: FakeAPIServer, make_pod: Any) -
     fakeapi.set_log("default", "web", "main", LINES)
     v1 = client.CoreV1Api(fakeapi.kubernetes_client())
     assert v1.read_namespaced_pod_log("web", "default", tail_lines=1) == "three\n"
+
+
+async def test_previous_reads_the_instance_the_status_names(async_fakeapi: FakeAPIServer,
+                                                            http: aiohttp.ClientSession, make_pod: Any) -> None:
+    exited = {"exitCode": 1, "reason": "Error", "containerID": "containerd://1"}
+    async_fakeapi.seed(make_pod("web", status={"containerStatuses": [{
+        "name": "main", "image": "nginx", "imageID": "", "ready": True, "restartCount": 1,
+        "containerID": "containerd://2", "state": {"running": {}}, "lastState": {"terminated": exited}}]}))
+    async_fakeapi.set_log("default", "web", "main", "before the crash\n", previous=True)
+    async_fakeapi.set_log("default", "web", "main", "now\n")
+    assert await _log(http, "/web/log?previous=true") == (200, "before the crash\n")
+    assert await _log(http, "/web/log") == (200, "now\n")
+    async with http.get("/fakeapi/v1/logs/default/web/main?previous=true") as response:
+        assert await response.text() == "before the crash\n"

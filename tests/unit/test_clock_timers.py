@@ -4,7 +4,10 @@ each at its own time; live, they fire on the event loop as time passes."""
 from __future__ import annotations
 
 import asyncio
+import time
 from datetime import UTC, datetime
+
+import pytest
 
 from fakeapi.machinery.clock import Clock
 
@@ -39,6 +42,21 @@ def test_a_timer_can_schedule_the_next_one_within_the_same_advance() -> None:
     assert ticks == [10.0, 20.0, 30.0]
     clock.advance(100)
     assert ticks == [10.0, 20.0, 30.0, 40.0, 50.0]
+
+
+def test_timers_set_by_timers_fire_when_their_float_sums_land_a_hair_late(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(time, "monotonic", lambda: 10981.234567)  # where ten steps of 0.1 overshoot 1.0
+    clock = Clock()
+    clock.freeze(START)
+    ticks: list[int] = []
+
+    def tick() -> None:
+        ticks.append(len(ticks) + 1)
+        clock.call_later(0.1, tick)
+
+    clock.call_later(0.1, tick)
+    clock.advance(1)
+    assert ticks == list(range(1, 11))
 
 
 def test_a_cancelled_timer_never_fires() -> None:
