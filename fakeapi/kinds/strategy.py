@@ -15,6 +15,11 @@ from fakeapi.machinery.types import JSON
 
 
 class Strategy:
+    # True when `validate` runs the kind's own ObjectMeta checks, with a name rule at least as strict as a
+    # path segment's (upstream's ValidateObjectMeta with a DNS name): rest.BeforeCreate's generic pass,
+    # which runs only when `validate` found nothing, then cannot find anything and is skipped
+    validation_covers_object_meta = False
+
     def for_server(self) -> Strategy:
         """The strategy one server's registry uses: this one, or a copy with memos of its own."""
         return self

@@ -63,6 +63,7 @@ from fakeapi.machinery.types import JSON
 _STR, _BOOL, _INT32, _INT64, _FLOAT, _QUANTITY, _INTSTR, _TIME, _MICROTIME = range(9)
 _STRMAP, _RESOURCES, _FREE, _OBJECT, _LIST, _BYTESMAP = range(9, 15)
 
+_CONTAINER_TYPES = (dict, list)
 _INT32_LIMIT = 1 << 31
 _INT64_LIMIT = 1 << 63
 # the Go zero value a `null` list element or map value decodes to
@@ -136,12 +137,23 @@ class Decoder:
         self._plan = plan
         self._part: _PartDecoder | None = lru_cache(maxsize=256)(_decode_part) if remember_parts else None
 
-    def decode(self, data: Any, kind: str, version: str = "v1") -> Decoded:
+    def decode(self, data: Any, kind: str, version: str = "v1", stored: JSON | None = None) -> Decoded:
         """Check `data` (a parsed JSON body) against the schema; raise BadRequest as upstream would.
 
-        The result shares no containers with `data`.
+        `stored` is the object `data` replaces, as it is stored: a top-level part that `data` resends
+        as the very same JSON is parsed afresh from that JSON rather than decoded, since decoding a
+        stored part gives it back (an update mostly resends the stored metadata and spec).
+        The result shares no containers with `data` or `stored`.
         """
-        return _decode(self._plan, self._part, data, kind, version)
+        resent = _resent_parts(data, stored) if stored is not None and type(data) is dict else {}
+        if not resent:
+            return _decode(self._plan, self._part, data, kind, version)
+        rest = _decode(self._plan, self._part, {key: value for key, value in data.items() if key not in resent},
+                       kind, version)
+        obj = {key: resent[key] if key in resent else rest.obj[key]
+               for key in data if key in resent or key in rest.obj}  # in the body's order
+        obj.update((key, value) for key, value in rest.obj.items() if key not in obj)
+        return Decoded(obj, rest.unknown)
 
     def strict_errors(self, body: Any) -> list[str]:
         """Upstream's strict decoding errors of a body parsed by `parse_keeping_repeats` (or a plain
@@ -151,6 +163,23 @@ class Decoder:
         found: dict[str, None] = {}
         _strict_walk(self._plan, body, "", found)
         return list(found)[:_MAX_STRICT_ERRORS]
+
+
+def _resent_parts(data: JSON, stored: JSON) -> JSON:
+    """The objects and lists of `data` that are the same JSON text as the stored ones, each parsed
+    afresh from it. Compared as text, as a strict decoder sees them: Python's == equates `true` with
+    `1` and `1` with `1.0`. A part resent with its keys in another order is decoded as any other."""
+    resent: JSON = {}
+    for key, value in data.items():
+        if type(value) not in _CONTAINER_TYPES or key not in stored:
+            continue
+        try:
+            sent = orjson.dumps(value)
+        except TypeError:  # not plain JSON (a YAML date, a non-string key): decoded
+            continue
+        if sent == orjson.dumps(stored[key]):
+            resent[key] = orjson.loads(sent)
+    return resent
 
 
 def _decode(plan: DecodePlan, part: _PartDecoder | None, data: Any, kind: str, version: str) -> Decoded:

@@ -31,10 +31,11 @@ def nesting_error(value: Any, raw: bytes | None = None) -> str | None:
     """None when `value` nests objects and arrays at most MAX_DEPTH deep, else where it goes deeper:
     `exceeded max depth of 100 at spec.volumes[0].flexVolume.a.a.a.a.a.a ...`.
 
-    `raw`, the JSON text of `value`, lets most bodies skip the walk: a text with at most MAX_DEPTH
-    brackets cannot nest deeper than that.
+    `raw`, the JSON text of `value`, lets most bodies skip the walk: every level but the last is a
+    container with something in it, so a text with fewer brackets than MAX_DEPTH, not counting the
+    empty objects `{}` (managedFields are full of them), cannot nest deeper.
     """
-    if raw is not None and raw.count(b"{") + raw.count(b"[") <= MAX_DEPTH:
+    if raw is not None and raw.count(b"{") - raw.count(b"{}") + raw.count(b"[") < MAX_DEPTH:
         return None
     if not _too_deep(value):
         return None

@@ -61,9 +61,10 @@ class Registry:
 
     # ---- decoding
 
-    def decode(self, body: Any, options: WriteOptions) -> JSON:
+    def decode(self, body: Any, options: WriteOptions, stored: JSON | None = None) -> JSON:
         """Shape-check a request body; unknown fields per fieldValidation (never stored). Then the
-        decode-time defaulting (upstream's defaulters run as part of decoding)."""
+        decode-time defaulting (upstream's defaulters run as part of decoding). `stored`, the object the
+        body replaces, spares decoding the parts the body resends unchanged."""
         kind, version = self.info.kind, self.info.version
         if not isinstance(body, dict):
             raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: json: cannot '
@@ -75,7 +76,7 @@ class Registry:
         sent_kind = body.get("kind")
         if sent_kind not in (None, "", kind):
             raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({kind})")
-        decoded = self.decoder.decode(body, kind, version)
+        decoded = self.decoder.decode(body, kind, version, stored)
         strict_errors = decoded.unknown if options.strict_errors is None else options.strict_errors
         if strict_errors and options.field_validation == "Strict":
             raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: '
@@ -164,9 +165,12 @@ class Registry:
 
     def update(self, namespace: str, name: str, body: Any, options: WriteOptions) -> JSON:
         """PUT: the body replaces the stored object, through the update pipeline."""
-        new = self.decode(body, options)
+        old = self.find(namespace, name)
+        new = self.decode(body, options, old)
         self._check_put_target(new["metadata"], namespace, name)
-        return self._update(self.key(namespace, name), new, self.get(namespace, name), options)
+        if old is None:
+            raise self._not_found(name)
+        return self._update(self.key(namespace, name), new, old, options)
 
     def replace(self, namespace: str, name: str, body: Any, options: WriteOptions) -> tuple[JSON, bool]:
         """PUT: `update`, or, for a missing object whose strategy allows it (leases), a create. Returns the
@@ -190,7 +194,7 @@ class Registry:
     def patch(self, namespace: str, name: str, patcher: Patcher, patch: Any, options: WriteOptions) -> JSON:
         """A patch computes the new object from the stored one, then runs the update pipeline."""
         current = self.get(namespace, name)
-        new = self.decode(patcher(orjson.loads(orjson.dumps(current)), patch), options)
+        new = self.decode(patcher(self.get(namespace, name), patch), options, current)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "

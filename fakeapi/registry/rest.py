@@ -41,13 +41,15 @@ def ensure_namespace(info: ResourceInfo, meta: JSON, namespace: str) -> None:
 
 def before_create(strategy: Strategy, info: ResourceInfo, obj: JSON, options: WriteOptions) -> None:
     """rest.BeforeCreate, on an object whose system fields and namespace are set: the strategy prepares and
-    validates it, then the generic ObjectMeta checks run (after, so the kind's own messages win)."""
+    validates it, then the generic ObjectMeta checks run (after, so the kind's own messages win; not at
+    all when the kind's own checks cover them)."""
     meta: JSON = obj["metadata"]
     name = str(meta.get("name") or meta.get("generateName") or "")
     strategy.prepare_for_create(obj)
     raise_if_invalid(info.kind, name, strategy.validate(obj), info.group)
-    raise_if_invalid(info.kind, name, validate_object_meta(
-        meta, info.namespaced, "metadata", names.path_segment_name, kube_finalizers=False), info.group)
+    if not strategy.validation_covers_object_meta:
+        raise_if_invalid(info.kind, name, validate_object_meta(
+            meta, info.namespaced, "metadata", names.path_segment_name, kube_finalizers=False), info.group)
     options.warnings.extend(strategy.warnings_on_create(obj))
     strategy.canonicalize(obj)
 

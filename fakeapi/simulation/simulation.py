@@ -1,106 +1,52 @@
-"""The simulated cluster: its components, fed with the store's changes, started with the server.
+"""The simulated cluster's life with the server's: started when the server starts (if the settings say
+so), stopped when it stops, started again after a reset or restore.
 
-The components are API clients. The view of the cluster is kept from the store's change events (as
-informers keep theirs); each component reacts by queueing steps that run after the change, and acts
-through the registries as its upstream counterpart acts through the API.
+Its components (`fakeapi.simulation.components`) are made at the first start that simulates: a server
+that never simulates never loads them (a third of the package's code, compiled at every start).
 """
 
 from __future__ import annotations
 
-import asyncio
+from typing import TYPE_CHECKING
 
 from fakeapi.cluster import Api
 from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
-from fakeapi.simulation.client import SCHEDULER, Client, controller, kubelet
-from fakeapi.simulation.events import EventNames
-from fakeapi.simulation.kubelet import Kubelet
-from fakeapi.simulation.nodelifecycle import NodeLifecycle
-from fakeapi.simulation.nodes import NodeAgents
-from fakeapi.simulation.podcidrs import PodCIDRAllocator
-from fakeapi.simulation.scheduler import Scheduler
-from fakeapi.simulation.tainteviction import TaintEviction
-from fakeapi.simulation.view import ClusterView, PodInfo
-from fakeapi.simulation.work import Work
-from fakeapi.storage.store import Event
 
-NODES_PER_STEP = 20  # nodes registered per step of the start, so that requests are answered meanwhile
+if TYPE_CHECKING:
+    from fakeapi.simulation.components import Components
 
 
 class Simulation:
     def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig) -> None:
         self.api = api
+        self.requests = requests
+        self.faults = faults
         self.config = config
-        self.work = Work(api.clock)
-        self.view = ClusterView()
-        names = EventNames(api.clock)
-        node_controller = Client(api, requests, faults, controller("node-controller"))
-        kubelets = Client(api, requests, faults, kubelet(""))  # each call made as_node(the node)
-        self.nodes = NodeAgents(kubelets, names, self.work, self.view, api.ids, config.node_capacity, self._run_pods)
-        self.pod_cidrs = PodCIDRAllocator(node_controller, self.work)
-        self.lifecycle = NodeLifecycle(node_controller, names, self.work, self.view)
-        self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
-        self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
-                                      self.work, self.view)
-        self.kubelet = Kubelet(kubelets, self.work, self.view, self.nodes)
+        self.components: Components | None = None  # made at the first start that simulates
         self._serving = False  # the server is up (between its startup and cleanup)
-        self._running = False
-
-    # ---- running
 
     def configure(self, config: SimulationConfig) -> None:
         """New settings, taking effect at the next start (or reset)."""
         self.config = config
-        self.nodes.capacity = dict(config.node_capacity)
+        if self.components is not None:
+            self.components.configure(config)
 
     def start(self, fresh: bool = True) -> None:
-        """Start on the running loop: take in the objects there are; then, a few nodes per step, start the
-        kubelets of the nodes there are and register the configured nodes; then take up the pods (so they
-        meet the nodes ready). `fresh`: the cluster starts; else it carries on after a restore."""
-        if self._running or not self.config.enabled:
+        """Start the components on the running loop, if the settings say to simulate. `fresh`: the cluster
+        starts; else it carries on after a restore."""
+        if not self.config.enabled:
             return
-        self._running = True
-        self.work.start(asyncio.get_running_loop())
-        self.view.load(self.api.store)
-        self.api.store.subscribe(self._on_event)
-        for info in self.view.nodes.values():
-            self.pod_cidrs.node_changed(None, info)
-        self.lifecycle.start(record_registrations=fresh)
-        existing = [info.name for info in self.view.nodes.values() if info.simulated]
-        configured = [f"node-{index + 1}" for index in range(self.config.nodes)] if fresh else []
-        self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
+        if self.components is None:
+            from fakeapi.simulation.components import Components  # (see the module's docstring)
 
-    def _start_nodes(self, existing: list[str], configured: list[str], fresh: bool) -> None:
-        adopted = existing[:NODES_PER_STEP]
-        room = NODES_PER_STEP - len(adopted)
-        for name in adopted:
-            self.nodes.adopt(name, fresh)
-        for name in configured[:room]:
-            self.nodes.register(name, self.config.node_capacity, self.config.node_labels)
-        existing, configured = existing[len(adopted):], configured[room:]
-        if existing or configured:
-            self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
-        else:  # queued after what the nodes' registration queued: the pods find them ready
-            self.work.soon(("start",), self._take_up_pods)
-
-    def _take_up_pods(self) -> None:
-        for pod in list(self.view.pods.values()):
-            self._pod_changed(None, pod)
+            self.components = Components(self.api, self.requests, self.faults, self.config)
+        self.components.start(fresh)
 
     def stop(self) -> None:
-        if not self._running:
-            return
-        self._running = False
-        self.api.store.unsubscribe(self._on_event)
-        self.work.stop()
-        self.nodes.stop()
-        self.lifecycle.stop()
-        self.scheduler.stop()
-        self.eviction.stop()
-        self.kubelet.stop()
-        self.pod_cidrs.clear()
-        self.view.clear()
+        if self.components is not None:
+            self.components.stop()
 
     # ---- the server's life (aiohttp signals and the control API's StateFollower)
 
@@ -128,38 +74,12 @@ class Simulation:
     # ---- failures, for tests
 
     def fail_node(self, name: str) -> None:
-        self.nodes.fail(name)
+        self._with_node(name).fail_node(name)
 
     def recover_node(self, name: str) -> None:
-        self.nodes.recover(name)
+        self._with_node(name).recover_node(name)
 
-    # ---- changes
-
-    def _on_event(self, event: Event) -> None:
-        """Store listener: update the view, then let each component queue what the change calls for."""
-        change = self.view.apply(event)
-        if change is None:
-            return
-        resource = event.key.resource
-        if resource == "nodes":
-            self.pod_cidrs.node_changed(change.old, change.new)
-            self.nodes.node_changed(change.old, change.new)
-            self.lifecycle.node_changed(change.old, change.new)
-            self.scheduler.node_changed(change.old, change.new)
-            self.eviction.node_changed(change.old, change.new)
-        elif resource == "pods":
-            self._pod_changed(change.old, change.new)
-        elif resource == "leases":
-            if change.new is not None and change.new != change.old:
-                self.lifecycle.lease_renewed(event.key.name)
-
-    def _pod_changed(self, old: PodInfo | None, new: PodInfo | None) -> None:
-        self.scheduler.pod_changed(old, new)
-        self.eviction.pod_changed(old, new)
-        if self.config.runs_pods:
-            self.kubelet.pod_changed(old, new)
-
-    def _run_pods(self, name: str) -> None:
-        """A node's kubelet started, or runs again: its pods carry on (or start)."""
-        if self.config.runs_pods:
-            self.kubelet.run_node(name)
+    def _with_node(self, name: str) -> Components:
+        if self.components is None:  # never started: no node is simulated
+            raise KeyError(f"node {name!r} is not a simulated node")
+        return self.components

@@ -74,6 +74,28 @@ async def test_unchanged_put_keeps_resource_version(client: Any) -> None:
     assert updated["metadata"]["resourceVersion"] == current["metadata"]["resourceVersion"]
 
 
+async def test_an_unchanged_put_in_another_key_order_keeps_resource_version(client: Any) -> None:
+    current = await created(client)
+
+    def reordered(value: Any) -> Any:  # as a client that writes the fields in its own order
+        if isinstance(value, dict):
+            return {key: reordered(value[key]) for key in sorted(value, reverse=True)}
+        return [reordered(item) for item in value] if isinstance(value, list) else value
+
+    updated = await (await client.put(PODS + "/web", json=reordered(current))).json()
+    assert updated == current
+
+
+async def test_a_resent_spec_with_a_number_where_an_integer_goes_is_400(client: Any) -> None:
+    current = await created(client)
+    current["spec"]["terminationGracePeriodSeconds"] = 30.0  # == 30 for Python
+    response = await client.put(PODS + "/web", json=current)
+    assert response.status == 400
+    assert (await response.json())["message"] == (
+        'Pod in version "v1" cannot be handled as a Pod: json: cannot unmarshal number 30.0 into Go struct '
+        "field PodSpec.spec.terminationGracePeriodSeconds of type int64")
+
+
 async def test_name_mismatch_is_400(client: Any) -> None:
     current = await created(client)
     response = await client.put(PODS + "/other", json=current)

@@ -68,6 +68,16 @@ async def test_a_kube_api_access_volume_of_the_pod_is_the_one_mounted(client: An
     assert created["spec"]["containers"][0]["volumeMounts"] == [token_mount("kube-api-access-mine")]
 
 
+async def test_a_pod_with_its_token_volume_mounted_gets_nothing_more(client: Any) -> None:
+    """As a pod read back from another cluster, or written by a controller, already is."""
+    volume = {"name": "kube-api-access-7lq2m", "projected": {"sources": TOKEN_SOURCES, "defaultMode": 420}}
+    web = {"name": "web", "image": "nginx", "volumeMounts": [token_mount("kube-api-access-7lq2m")]}
+    status, created = await create(client, pod(containers=[web], volumes=[volume]))
+    assert status == 201
+    assert created["spec"]["volumes"] == [volume]
+    assert created["spec"]["containers"][0]["volumeMounts"] == [token_mount("kube-api-access-7lq2m")]
+
+
 @pytest.mark.parametrize(("pod_setting", "account_setting", "mounted"), [
     (False, None, False),
     (None, False, False),

@@ -266,6 +266,38 @@ def test_decoded_object_shares_nothing_with_the_input() -> None:
     assert pod == RICH_POD
 
 
+def test_parts_resent_as_stored_decode_as_any_other_and_share_nothing() -> None:
+    decoder = Decoder(decode_plan(PodSchema))
+    stored = copy.deepcopy(RICH_POD)
+    body = copy.deepcopy(RICH_POD)
+    body["status"] = {"phase": "Running", "bogus": 1}
+    decoded = decoder.decode(body, "Pod", stored=stored)
+    assert decoded == decoder.decode(copy.deepcopy(body), "Pod")
+    assert decoded.unknown == ['unknown field "status.bogus"']
+    assert list(decoded.obj) == list(body)  # in the body's order
+    decoded.obj["metadata"]["labels"]["new"] = "x"
+    decoded.obj["spec"]["containers"][0]["image"] = "changed"
+    assert stored == RICH_POD and body["metadata"] == RICH_POD["metadata"]
+
+
+@pytest.mark.parametrize("change", [
+    lambda p: p["metadata"].update(generation=True),  # == 1 for Python
+    lambda p: p["spec"].update(terminationGracePeriodSeconds=30.0),
+    lambda p: p["spec"]["containers"][0]["ports"][0].update(containerPort=8080.0),
+    lambda p: p["spec"]["containers"][0]["securityContext"].update(privileged=0),
+])
+def test_a_resent_part_equal_only_for_python_is_decoded(change: Callable[[JSON], Any]) -> None:
+    stored = copy.deepcopy(RICH_POD)
+    stored["metadata"]["generation"] = 1
+    stored["spec"]["terminationGracePeriodSeconds"] = 30
+    body = copy.deepcopy(stored)
+    change(body)
+    assert body == stored
+    with pytest.raises(BadRequest) as caught:
+        Decoder(decode_plan(PodSchema)).decode(body, "Pod", stored=stored)
+    assert "json: cannot unmarshal" in caught.value.message
+
+
 @pytest.mark.parametrize(
     ("change", "message"),
     [

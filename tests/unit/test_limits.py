@@ -21,6 +21,9 @@ def nested(depth: int, inner: Any = None) -> Any:
     nested(MAX_DEPTH),
     [nested(MAX_DEPTH - 1)],
     {"wide": [[1, 2]] * 500},  # many brackets, little depth
+    {"managedFields": [{f"f:{n}": {} for n in range(500)}], "deep": nested(MAX_DEPTH - 2, {})},  # many `{}`
+    nested(MAX_DEPTH - 1, {}),
+    nested(MAX_DEPTH - 1, ["{}", "[]"]),
     "text",
 ])
 def test_values_within_the_depth_pass(value: Any) -> None:
@@ -33,6 +36,9 @@ def test_values_within_the_depth_pass(value: Any) -> None:
     (nested(MAX_DEPTH + 1), "a.a.a.a.a.a.a.a.a.a ..."),
     ({"spec": {"volumes": [{"flexVolume": nested(200)}]}}, "spec.volumes[0].flexVolume.a.a.a.a.a.a ..."),
     ([[nested(MAX_DEPTH)]], "[0][0].a.a.a.a.a.a.a.a ..."),
+    (nested(MAX_DEPTH, {}), "a.a.a.a.a.a.a.a.a.a ..."),  # the last level empty
+    (nested(MAX_DEPTH, []), "a.a.a.a.a.a.a.a.a.a ..."),
+    ({"text": "{}" * 200, "deep": nested(MAX_DEPTH, {"b": [{}, []]})}, "deep.a.a.a.a.a.a.a.a.a ..."),
 ])
 def test_a_deeper_value_is_refused_naming_where(value: Any, where: str) -> None:
     assert nesting_error(value) == f"exceeded max depth of {MAX_DEPTH} at {where}"

@@ -16,6 +16,8 @@ def drop_empty_maps(obj: JSON, *keys: str) -> None:
 
 
 class ConfigMapStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_config_map checks ObjectMeta with DNS names
+
     def default(self, obj: JSON) -> None:
         drop_empty_maps(obj, "data", "binaryData")
 

@@ -7,7 +7,6 @@ from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
-from fakeapi.machinery.validation.objectmeta import validate_object_meta
 from fakeapi.machinery.validation.values import as_dict, as_str
 
 REPORTING_INSTANCE_LIMIT = 128
@@ -21,13 +20,7 @@ class EventStrategy(Strategy):
     """Events are written as sent: no defaulting, no server-owned fields, unconditional updates."""
 
     def validate(self, obj: JSON) -> list[FieldError]:
-        errs = validate_event(obj)
-        if errs:
-            return errs
-        # upstream's generic ObjectMeta pass runs only once the strategy's own validation passed
-        return validate_object_meta(
-            as_dict(obj.get("metadata")), True, "metadata", names.path_segment_name, kube_finalizers=False
-        )
+        return validate_event(obj)  # ObjectMeta gets the registry's generic checks only, as upstream
 
     def validate_update(self, new: JSON, old: JSON) -> list[FieldError]:
         return validate_event(new)  # the registry runs the generic ObjectMeta update checks first

@@ -13,6 +13,8 @@ GATED_FIELDS = ("strategy", "preferredHolder")
 
 
 class LeaseStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_lease checks ObjectMeta with DNS names
+
     def prepare_for_create(self, obj: JSON) -> None:
         _drop_gated(obj, ())
 

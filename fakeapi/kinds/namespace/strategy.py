@@ -12,6 +12,8 @@ KUBERNETES_FINALIZER = "kubernetes"
 
 
 class NamespaceStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_namespace checks ObjectMeta with DNS names
+
     def default(self, obj: JSON) -> None:
         default_namespace(obj)
 

@@ -18,6 +18,8 @@ EXTERNAL_ID_WARNING = "spec.externalID: this field is deprecated, and is unused 
 
 
 class NodeStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_node checks ObjectMeta with DNS names
+
     def default(self, obj: JSON) -> None:
         default_node(obj)
 

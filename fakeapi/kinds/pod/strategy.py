@@ -22,6 +22,8 @@ SCHEDULING_GATED_MESSAGE = "Scheduling is blocked due to non-empty scheduling ga
 
 
 class PodStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_pod_create checks ObjectMeta with DNS names
+
     def __init__(self, memo: PodMemo | None = None) -> None:
         self.memo = memo  # what pods from one template share, worked out once per server
 

@@ -23,6 +23,8 @@ from fakeapi.machinery.types import JSON
 
 
 class SecretStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_secret checks ObjectMeta with DNS names
+
     def default(self, obj: JSON) -> None:
         default_secret(obj)
 

@@ -16,6 +16,8 @@ _DEPRECATED_ANNOTATION = (f"metadata.annotations[{ENFORCE_MOUNTABLE_SECRETS}]: d
 
 
 class ServiceAccountStrategy(Strategy):
+    validation_covers_object_meta = True  # validate_service_account checks ObjectMeta with DNS names
+
     def prepare_for_create(self, obj: JSON) -> None:
         _keep_secret_names(obj)
 

@@ -1,9 +1,9 @@
 """Pod validation entry points (create, update, status, resize) and create-time warnings.
 
 `validate_pod_create` is upstream's ValidatePodCreate: ObjectMeta first, then the pod annotations,
-the spec, the pod-only checks and the create-only checks. The registry's generic ObjectMeta pass
-(`rest.BeforeCreate`, path-segment names) is not repeated here: it only runs when this returns
-nothing, and then it cannot find anything this did not already check.
+the spec, the pod-only checks and the create-only checks. Its ObjectMeta checks (DNS-subdomain names)
+cover the registry's generic pass (`rest.BeforeCreate`, path-segment names), which the pod strategy
+therefore skips (`validation_covers_object_meta`).
 """
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from fakeapi.kinds.pod.validation.scheduling import (
     validate_topology_spread,
 )
 from fakeapi.kinds.pod.validation.security import validate_pod_security_context
+from fakeapi.kinds.pod.validation.volumenames import volumes_by_position
 from fakeapi.kinds.pod.validation.volumes import validate_volumes
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.fielderrors import FieldError
@@ -346,26 +347,25 @@ def _pod_only_spec_checks(spec: JSON, pod_name: str) -> list[FieldError]:
     return errs
 
 
-def spec_checks(spec_json: bytes, pod_name: str) -> tuple[FieldError, ...]:
-    """The spec checks of a spec's JSON (see `_spec_checks`)."""
-    return tuple(_pod_only_spec_checks(orjson.loads(spec_json), pod_name))
+def spec_passes(spec_json: bytes) -> bool:
+    """Whether a spec's JSON (volume names by position, no ephemeral volume) passes the spec checks."""
+    return not _pod_only_spec_checks(orjson.loads(spec_json), "")
 
 
 def _spec_checks(spec: JSON, pod_name: str, memo: PodRemembered | None) -> list[FieldError]:
-    """The spec checks, through the memo when there is one: pods from one template share a spec, and
-    an update that touches only metadata re-validates an unchanged spec. The pod name matters only
-    for generic ephemeral volumes (their PVC names are made from it)."""
+    """The spec checks, through the memo when there is one: pods from one template share a spec but for
+    their volume names (`volumes_by_position`), and an update that touches only metadata re-validates an
+    unchanged spec. Only a pass is taken from the memo: errors are found again, naming what was sent.
+    The pod name matters only for generic ephemeral volumes (their PVC names are made from it)."""
     if memo is None:
         return _pod_only_spec_checks(spec, pod_name)
+    key = volumes_by_position(spec)
     try:
-        spec_json = orjson.dumps(spec, option=orjson.OPT_SORT_KEYS)
+        if key is not None and memo.spec_passes(orjson.dumps(key, option=orjson.OPT_SORT_KEYS)):
+            return []
     except TypeError:  # not plain JSON (a YAML date, a non-string key): checked as it is
-        return _pod_only_spec_checks(spec, pod_name)
-    return list(memo.spec_checks(spec_json, pod_name if _has_ephemeral_volume(spec) else ""))
-
-
-def _has_ephemeral_volume(spec: JSON) -> bool:
-    return any(as_dict(volume).get("ephemeral") is not None for volume in as_list(spec.get("volumes")))
+        pass
+    return _pod_only_spec_checks(spec, pod_name)
 
 
 def validate_pod_metadata_and_spec(pod: JSON, memo: PodRemembered | None = None) -> list[FieldError]:

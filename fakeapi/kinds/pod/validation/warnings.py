@@ -9,6 +9,7 @@ import orjson
 from fakeapi.kinds.pod.remembered import PodRemembered
 from fakeapi.kinds.pod.validation.annotations import SECCOMP_CONTAINER_PREFIX, SECCOMP_POD
 from fakeapi.kinds.pod.validation.podspec import visit_containers
+from fakeapi.kinds.pod.validation.volumenames import volumes_by_position
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
 from fakeapi.machinery.validation.values import as_dict, as_list, as_str, quantity, quantity_text
@@ -137,7 +138,8 @@ def _null_affinity_selectors(spec: JSON) -> list[str]:
 def warnings_on_create(pod: JSON, memo: PodRemembered | None = None) -> list[str]:
     """WarningsOnCreate: the DNS-label name warning, then the cheap part of GetWarningsForPod in
     upstream's order (port-overlap and projected-path warnings are not produced). The rest depends on
-    the spec and annotations only, which pods from one template share: `memo` remembers it."""
+    the spec (but not its volume names) and annotations only, which pods from one template share:
+    `memo` remembers it."""
     meta, spec = as_dict(pod.get("metadata")), as_dict(pod.get("spec"))
     warnings: list[str] = []
     label_errors = names.is_dns1123_label(as_str(meta.get("name")))
@@ -148,8 +150,9 @@ def warnings_on_create(pod: JSON, memo: PodRemembered | None = None) -> list[str
         )
     if memo is None:
         return warnings + _template_warnings(spec, meta.get("annotations"))
-    try:
-        template = orjson.dumps([spec, meta.get("annotations")], option=orjson.OPT_SORT_KEYS)
+    try:  # no warning names a volume: the volumes by position give the same warnings
+        template = orjson.dumps([volumes_by_position(spec) or spec, meta.get("annotations")],
+                                option=orjson.OPT_SORT_KEYS)
     except TypeError:  # not plain JSON (a YAML date, a non-string key): worked out as it is
         return warnings + _template_warnings(spec, meta.get("annotations"))
     return warnings + list(memo.template_warnings(template))
