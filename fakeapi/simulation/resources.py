@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from fakeapi.kinds.pod.requests import aggregate_containers
 from fakeapi.machinery.quantity import parse
 from fakeapi.machinery.types import JSON
 
@@ -36,38 +37,11 @@ def resource_list(raw: Any) -> Resources:
 
 
 def pod_requests(spec: JSON) -> Resources:
-    """Upstream's resource.PodRequests: the containers' requests summed, init containers counted by the
-    max rule (a sidecar's requests add to the sum and to every later init container's), plus overhead."""
-    total: dict[str, int] = {}
-    for container in spec.get("containers") or []:
-        _add_nanos(total, _requests(container))
-    sidecars: dict[str, int] = {}
-    init_peak: dict[str, int] = {}
-    for container in spec.get("initContainers") or []:
-        requests = _requests(container)
-        if container.get("restartPolicy") == "Always":
-            _add_nanos(total, requests)
-            _add_nanos(sidecars, requests)
-            step = dict(sidecars)
-        else:
-            step = dict(requests)
-            _add_nanos(step, sidecars)
-        for name, nanos in step.items():
-            init_peak[name] = max(init_peak.get(name, 0), nanos)
-    for name, nanos in init_peak.items():
-        total[name] = max(total.get(name, 0), nanos)
-    _add_nanos(total, {name: _nanos(value) for name, value in (spec.get("overhead") or {}).items()})
+    """Upstream's resource.PodRequests: what the containers ask for together, plus the pod's overhead."""
+    total = {name: amount.nanos for name, amount in aggregate_containers(spec).items()}
+    for name, value in (spec.get("overhead") or {}).items():
+        total[name] = total.get(name, 0) + _nanos(value)
     return {name: _amount(name, nanos) for name, nanos in total.items()}
-
-
-def _requests(container: JSON) -> dict[str, int]:
-    requests = (container.get("resources") or {}).get("requests") or {}
-    return {name: _nanos(value) for name, value in requests.items()}
-
-
-def _add_nanos(total: dict[str, int], amounts: dict[str, int]) -> None:
-    for name, nanos in amounts.items():
-        total[name] = total.get(name, 0) + nanos
 
 
 def add(total: Resources, amounts: Resources, sign: int = 1) -> None:

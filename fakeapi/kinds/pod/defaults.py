@@ -11,12 +11,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from fakeapi.kinds.pod.remembered import PodRemembered
+from fakeapi.kinds.pod.requests import aggregate_containers
 from fakeapi.machinery.quantity import (
-    Quantity,
-    add_quantities,
     canonical_quantity,
     format_quantity,
-    parse,
     round_resource_list,
 )
 from fakeapi.machinery.types import JSON
@@ -367,7 +365,7 @@ def _default_pod_level_resources(spec: JSON, resources: JSON) -> None:
         return
     if not limits and not requests:
         return
-    container_limits = _aggregate(spec, "limits")
+    container_limits = aggregate_containers(spec, "limits")
     # pod-level hugepages limits from the containers' ones, unless a hugepages request is set
     pod_limits: JSON = dict(limits or {})
     for name, total in container_limits.items():
@@ -378,7 +376,7 @@ def _default_pod_level_resources(spec: JSON, resources: JSON) -> None:
     # pod-level requests: from the containers' requests, else from the pod-level limits
     if limits:
         pod_requests: JSON = dict(requests or {})
-        for name, total in _aggregate(spec, "requests").items():
+        for name, total in aggregate_containers(spec, "requests").items():
             if name not in pod_requests and name in _OVERCOMMITTABLE:
                 pod_requests[name] = format_quantity(total)
         for name, amount in limits.items():
@@ -400,55 +398,6 @@ def _default_pod_level_resources(spec: JSON, resources: JSON) -> None:
 
 def _is_pod_level_resource(name: str) -> bool:
     return name in _OVERCOMMITTABLE or name.startswith("hugepages-")
-
-
-def _aggregate(spec: JSON, kind: str) -> dict[str, Quantity]:
-    """AggregateContainerRequests/Limits: containers and sidecars add up; an init container counts as
-    itself plus the sidecars started before it; the pod needs the larger of the two."""
-    total: dict[str, Quantity] = {}
-    for container in _dicts(spec.get("containers")):
-        _add_into(total, _quantities(container, kind))
-    sidecars: dict[str, Quantity] = {}
-    init_peak: dict[str, Quantity] = {}
-    for container in _dicts(spec.get("initContainers")):
-        own = _quantities(container, kind)
-        if container.get("restartPolicy") == "Always":
-            _add_into(total, own)
-            _add_into(sidecars, own)
-            running = sidecars
-        else:
-            running = dict(own)
-            _add_into(running, sidecars)
-        _max_into(init_peak, running)
-    _max_into(total, init_peak)
-    return total
-
-
-def _quantities(container: JSON, kind: str) -> dict[str, Quantity]:
-    resources = container.get("resources")
-    resource_list = resources.get(kind) if isinstance(resources, dict) else None
-    found: dict[str, Quantity] = {}
-    if isinstance(resource_list, dict):
-        for name, amount in resource_list.items():
-            if isinstance(amount, str | int | float) and not isinstance(amount, bool):
-                try:
-                    found[name] = parse(amount)
-                except ValueError:
-                    continue
-    return found
-
-
-def _add_into(total: dict[str, Quantity], more: dict[str, Quantity]) -> None:
-    for name, amount in more.items():
-        previous = total.get(name)
-        total[name] = amount if previous is None else add_quantities(previous, amount)
-
-
-def _max_into(peak: dict[str, Quantity], more: dict[str, Quantity]) -> None:
-    for name, amount in more.items():
-        previous = peak.get(name)
-        if previous is None or amount.nanos > previous.nanos:
-            peak[name] = amount
 
 
 def _all_containers_limit(spec: JSON, name: str) -> bool:

@@ -7,9 +7,10 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
+from fakeapi.kinds.pod.requests import aggregate_containers
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.fielderrors import FieldError
-from fakeapi.machinery.quantity import Quantity, add_quantities, format_quantity, parse
+from fakeapi.machinery.quantity import format_quantity
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
 from fakeapi.machinery.validation.resources import is_extended, is_native, quantity_errors
@@ -176,44 +177,6 @@ def validate_overhead(overhead: Any, path: str) -> list[FieldError]:
     return validate_requirements({"limits": as_dict(overhead)}, path, validate_container_resource_name, set())
 
 
-def _add(into: dict[str, Quantity], requests: Any) -> None:
-    for name, raw in as_dict(requests).items():
-        try:
-            value = parse(raw)
-        except ValueError:
-            continue
-        into[name] = add_quantities(into[name], value) if name in into else value
-
-
-def _max_into(into: dict[str, Quantity], other: dict[str, Quantity]) -> None:
-    for name, value in other.items():
-        if name not in into or value.value > into[name].value:
-            into[name] = value
-
-
-def aggregate_container_requests(spec: JSON) -> dict[str, Quantity]:
-    """resourcehelper.AggregateContainerRequests: regular containers and sidecars add up; each
-    classic init container counts as its own request plus the sidecars started before it."""
-    total: dict[str, Quantity] = {}
-    for container in as_list(spec.get("containers")):
-        _add(total, as_dict(as_dict(container).get("resources")).get("requests"))
-    sidecars: dict[str, Quantity] = {}
-    init_max: dict[str, Quantity] = {}
-    for raw in as_list(spec.get("initContainers")):
-        container = as_dict(raw)
-        requests = as_dict(container.get("resources")).get("requests")
-        if container.get("restartPolicy") == "Always":
-            _add(total, requests)
-            _add(sidecars, requests)
-            current = dict(sidecars)
-        else:
-            current = dict(sidecars)
-            _add(current, requests)
-        _max_into(init_max, current)
-    _max_into(total, init_max)
-    return total
-
-
 def validate_pod_resources(spec: JSON, pod_claims: set[str], path: str) -> list[FieldError]:
     """Pod-level `spec.resources` (the PodLevelResources feature), checked whenever it is present."""
     resources = spec.get("resources")
@@ -224,7 +187,7 @@ def validate_pod_resources(spec: JSON, pod_claims: set[str], path: str) -> list[
         errs.append(fe.forbidden(f"{path}.claims", "claims cannot be set for Resources at pod-level"))
     errs += validate_requirements(resources, path, validate_pod_resource_name, pod_claims)
     pod_requests, pod_limits = as_dict(resources.get("requests")), as_dict(resources.get("limits"))
-    for name, needed in aggregate_container_requests(spec).items():
+    for name, needed in aggregate_containers(spec).items():
         have = quantity(pod_requests.get(name, 0)) or Fraction(0)
         if needed.value > have:
             shown = quantity_text(pod_requests[name]) if name in pod_requests else "0"
