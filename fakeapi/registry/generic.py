@@ -28,7 +28,7 @@ GENERATE_NAME_ATTEMPTS = 8
 MAX_GENERATE_NAME_PREFIX = 58  # 63 - 5 random characters
 
 
-Patcher = Callable[[JSON, Any], JSON]
+Patcher = Callable[[JSON, Any], JSON]  # (object, patch) -> the patched object; neither input changed
 """Computes a patched object from the current one and a parsed patch body."""
 
 
@@ -194,7 +194,7 @@ class Registry:
     def patch(self, namespace: str, name: str, patcher: Patcher, patch: Any, options: WriteOptions) -> JSON:
         """A patch computes the new object from the stored one, then runs the update pipeline."""
         current = self.get(namespace, name)
-        new = self.decode(patcher(self.get(namespace, name), patch), options, current)
+        new = self.decode(patcher(current, patch), options, current)  # (a patcher changes neither input)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
