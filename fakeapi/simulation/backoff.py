@@ -42,13 +42,6 @@ class Backoff:
             return False
         return now - event_time < entry.delay
 
-    def in_backoff_since_update(self, key: Hashable, now: float) -> bool:
-        """IsInBackOffSinceUpdate: less than the delay has passed since the last try (an image pull)."""
-        entry = self._entries.get(key)
-        if entry is None or self._expired(now, entry):
-            return False
-        return now - entry.last_update < entry.delay
-
     def remaining(self, key: Hashable, event_time: float, now: float) -> float:
         """How long until the back-off since `event_time` ends."""
         return max(0.0, event_time + self.delay(key) - now)
