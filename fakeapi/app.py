@@ -20,6 +20,7 @@ from fakeapi.http.keys import (
     StateFollower,
     api_key,
     config_key,
+    containers_key,
     deadlines_key,
     faults_key,
     inflight_key,
@@ -32,12 +33,15 @@ from fakeapi.http.keys import (
 from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
+from fakeapi.http.remotecommand import pod_attach, pod_exec
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.reviews import REVIEW_HANDLERS
 from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths, CreateOnly
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.errors import NotFound
+from fakeapi.processes.containers import Containers
 from fakeapi.simulation import Simulation, simulation_key
 from fakeapi.storage.watch import WatchHub
 
@@ -63,6 +67,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
+    app[containers_key] = Containers(api)
     app.on_startup.append(_start_api)
     app.on_shutdown.append(_end_watches)
     if config.authentication.tokens is not None:
@@ -74,6 +79,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[state_followers_key] = followers
     app.on_startup.append(simulation.on_startup)
     app.on_cleanup.append(simulation.on_cleanup)
+    app.on_cleanup.append(_close_containers)
     app.on_cleanup.append(_close_store)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
@@ -92,6 +98,11 @@ async def _end_watches(app: web.Application) -> None:
     await app[watch_hub_key].shutdown()
 
 
+async def _close_containers(app: web.Application) -> None:
+    """The loopback servers of tests' port-forward handlers stop."""
+    await app[containers_key].close()
+
+
 async def _close_store(app: web.Application) -> None:
     """After the last handler: a durable store's file is complete and unlocked."""
     app[api_key].store.close()
@@ -107,14 +118,22 @@ def setup_routes(app: web.Application, router: GuardedRouter) -> None:
         router.add_get(path, handler)
         router.add_get(path + "/", handler)
     setup_openapi_routes(app, router)
-    api_handlers = _api_handlers(router)
+    api = app[api_key]
+    written = frozenset((registry.info.group, resource, subresource)
+                        for (resource, subresource), registry in api.subresources.items())
+    api_handlers = _api_handlers(router, written)
     router.register_resource(ApiPaths(CORE_PREFIX, api_handlers))
     router.register_resource(ApiPaths(GROUPS_PREFIX, api_handlers))
 
 
-def _api_handlers(router: GuardedRouter) -> ApiHandlers:
+async def _not_found(request: web.Request) -> web.StreamResponse:
+    raise NotFound.path()
+
+
+def _api_handlers(router: GuardedRouter, written: frozenset[tuple[str, str, str]]) -> ApiHandlers:
     """Every handler of the group-version paths, guarded."""
     guard = router.guard
+    streaming = {("", "pods", "exec"): pod_exec, ("", "pods", "attach"): pod_attach}
     return ApiHandlers(
         group=guard(discovery.api_group),
         resources=guard(discovery.group_version_resources),
@@ -128,7 +147,11 @@ def _api_handlers(router: GuardedRouter) -> ApiHandlers:
         watch_object=guard(handlers.watch_object),
         special_subresources={("", "pods", "binding"): {"POST": guard(create_binding)},
                               ("", "pods", "eviction"): {"POST": guard(create_eviction)},
-                              ("", "pods", "log"): {"GET": guard(pod_log)}},
+                              ("", "pods", "log"): {"GET": guard(pod_log)},
+                              **{path: {"GET": guard(handler), "POST": guard(handler)}
+                                 for path, handler in streaming.items()}},
+        written_subresources=written,
+        not_found=guard(_not_found),
         create_only={(info.group, info.resource): CreateOnly(info.namespaced, guard(handler))
                      for info, handler in CREATE_ONLY},
     )

@@ -13,6 +13,7 @@ from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.processes.containers import Containers
 from fakeapi.storage.watch import WatchHub
 
 api_key = web.AppKey("api", Api)
@@ -24,6 +25,7 @@ request_log_key = web.AppKey("request_log", RequestLog)  # what clients sent, an
 inflight_key = web.AppKey("inflight", InFlight)  # the requests being handled, against their limits
 deadlines_key = web.AppKey("deadlines", Deadlines)  # when each request being handled must be done
 served_key = web.AppKey("served", list[ResourceInfo])  # every resource discovery lists, stored or not
+containers_key = web.AppKey("containers", Containers)  # what runs in containers: exec, files, port targets
 
 
 class StateFollower(Protocol):

@@ -74,7 +74,7 @@ def ls(shell: Shell, streams: Streams, argv: list[str]) -> Program:
     files = shell.system.files
     operands = options.operands or ["."]
     status = 0
-    listings: list[tuple[str, list[tuple[str, Entry]]]] = []
+    directories: list[tuple[str, str]] = []  # (as named, path)
     singles: list[tuple[str, Entry]] = []
     for operand in operands:
         path = shell.path(operand)
@@ -82,24 +82,30 @@ def ls(shell: Shell, streams: Streams, argv: list[str]) -> Program:
         if entry is None:
             yield from write(streams.stderr, f"ls: cannot access '{operand}': No such file or directory\n")
             status = 2
-            continue
-        if entry.is_dir and "d" not in flags:
-            entries = files.list(path)
-            if "a" in flags:
-                entries = [(".", entry), ("..", files.stat(posixpath.dirname(path)) or entry), *entries]
-            elif "A" not in flags:
-                entries = [(name, child) for name, child in entries if not name.startswith(".")]
-            listings.append((operand, _sorted(entries, flags)))
+        elif entry.is_dir and "d" not in flags:
+            directories.append((operand, path))
         else:
             singles.append((operand, entry))
     out: list[str] = [_render(_sorted(singles, flags), flags)] if singles else []
-    for index, (operand, entries) in enumerate(listings):
-        heading = f"{operand}:\n" if len(operands) > 1 else ""
-        if out or index:
+    headings = len(operands) > 1 or "R" in flags
+    while directories:
+        named, path = directories.pop(0)
+        entry = files.stat(path)
+        assert entry is not None
+        entries = files.list(path)
+        if "a" in flags:
+            entries = [(".", entry), ("..", files.stat(posixpath.dirname(path)) or entry), *entries]
+        elif "A" not in flags:
+            entries = [(name, child) for name, child in entries if not name.startswith(".")]
+        entries = _sorted(entries, flags)
+        heading = f"{named}:\n" if headings else ""
+        if out:
             heading = "\n" + heading
-        total = f"total {sum((entry.size + 1023) // 1024 * 4 // 4 for _name, entry in entries)}\n" \
-            if "l" in flags else ""
+        total = f"total {sum((child.size + 1023) // 1024 for _name, child in entries)}\n" if "l" in flags else ""
         out.append(heading + total + _render(entries, flags))
+        if "R" in flags:
+            directories[:0] = [(posixpath.join(named, name), posixpath.join(path, name)) for name, child in entries
+                               if child.is_dir and name not in (".", "..")]
     yield from write(streams.stdout, "".join(out))
     return status
 
