@@ -33,6 +33,7 @@ from fakeapi.http.keys import (
 from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
+from fakeapi.http.portforward import pod_portforward
 from fakeapi.http.remotecommand import pod_attach, pod_exec
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.reviews import REVIEW_HANDLERS
@@ -133,7 +134,8 @@ async def _not_found(request: web.Request) -> web.StreamResponse:
 def _api_handlers(router: GuardedRouter, written: frozenset[tuple[str, str, str]]) -> ApiHandlers:
     """Every handler of the group-version paths, guarded."""
     guard = router.guard
-    streaming = {("", "pods", "exec"): pod_exec, ("", "pods", "attach"): pod_attach}
+    streaming = {("", "pods", "exec"): pod_exec, ("", "pods", "attach"): pod_attach,
+                 ("", "pods", "portforward"): pod_portforward}
     return ApiHandlers(
         group=guard(discovery.api_group),
         resources=guard(discovery.group_version_resources),
