@@ -242,8 +242,10 @@ async def _channels(request: web.Request, containers: Containers, pod: JSON, pro
 
         return forward(containers, pod, port, incoming[index], send, report)
 
-    forwards = asyncio.ensure_future(asyncio.gather(*(forwarding(index, port) for index, port in enumerate(ports)),
-                                                    return_exceptions=True))
+    async def forward_all() -> None:
+        await asyncio.gather(*(forwarding(index, port) for index, port in enumerate(ports)), return_exceptions=True)
+
+    forwards = asyncio.ensure_future(forward_all())
 
     async def read_client() -> None:
         while True:
