@@ -73,7 +73,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app.on_shutdown.append(_end_watches)
     if config.authentication.tokens is not None:
         app.on_response_prepare.append(add_warning)
-    simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation)
+    simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation, app[containers_key])
     app[simulation_key] = simulation
     # reset and restore tell them the objects were replaced
     followers: list[StateFollower] = [simulation, api.event_ttl]

@@ -241,10 +241,10 @@ async def _attach_session(channels: Channels, attachment: Attachment, options: S
     """Attach: what the container writes to its log from now on goes to the client, what the client types
     to the container's command; it ends when the container's instance does (Success), or the client goes."""
     namespace, name, container = attachment.key
-    main = containers.attach(attachment.key)
     logs = containers.api.pod_logs
     log = logs.get(namespace, name, container)
-    sent = len(log.lines)
+    sent = log.end_position()  # (before the command starts: what it writes at once is sent too)
+    main = containers.attach(attachment.key)
     stdin = main.stdin if main is not None else None
     sink = stdin if options.stdin and stdin is not None else Pipe()
     # a stdinOnce container's stdin ends with the first session; another's stays open for the next one
@@ -257,10 +257,9 @@ async def _attach_session(channels: Channels, attachment: Attachment, options: S
             current = logs.get(namespace, name, container)
             if current is not log:  # a new instance: the one attached to is gone
                 break
-            if output is not None and len(log.lines) > sent:
-                text = "".join(log.lines[sent:])
-                sent = len(log.lines)
-                await channels.send(output, text.encode())
+            pieces, sent = log.since(sent)
+            if output is not None and pieces:
+                await channels.send(output, "".join(text for _line, text, _begins in pieces).encode())
             if log.ended or not _same_pod(containers, pod):
                 break
             waiter = asyncio.ensure_future(changed.wait())

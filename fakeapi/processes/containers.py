@@ -175,11 +175,12 @@ class Containers:
 
     # ---- files
 
-    def instance(self, pod: JSON, container: str) -> _Instance:
-        """The container's current instance (its files and environment), made at its first use."""
+    def instance(self, pod: JSON, container: str, instance_id: str = "") -> _Instance:
+        """The container's instance (its files and environment), made at its first use: the one the pod's
+        status names, or `instance_id` (the kubelet's, before its status is written)."""
         meta: JSON = pod["metadata"]
         key = (meta.get("namespace", ""), meta["name"], container)
-        instance_id = container_instance(pod, container)
+        instance_id = instance_id or container_instance(pod, container)
         known = self._instances.get(key)
         if known is not None and known.instance == instance_id:
             return known
@@ -235,8 +236,8 @@ class Containers:
         """Whether the built-in shell runs `argv` (its program is one the shell has)."""
         return bool(argv) and argv[0].rsplit("/", 1)[-1] in BUILTINS
 
-    def start_main(self, pod: JSON, container: str, argv: list[str], later: Later, on_exit: Callable[[int], None],
-                   log: Output) -> MainProcess:
+    def start_main(self, pod: JSON, container: str, instance_id: str, argv: list[str], later: Later,
+                   on_exit: Callable[[int], None], log: Output) -> MainProcess:
         """Run the container's command with the built-in shell; its output goes to `log`. A container that
         asks for stdin once (`stdin` and `stdinOnce`, as `kubectl run -i` makes it) starts its command at
         the first attach, so that what it prints reaches the client that runs it."""
@@ -246,7 +247,7 @@ class Containers:
         spec = container_spec(pod, container) or {}
         tty = bool(spec.get("tty"))
         stdin = Pipe() if spec.get("stdin") else None
-        instance = self.instance(pod, container)
+        instance = self.instance(pod, container, instance_id)
         main = MainProcess(key, instance.instance, argv, tty, stdin, bool(spec.get("stdinOnce")))
         output: Output = TerminalOutput(log) if tty else log
         source: Input = (TerminalInput(stdin, output) if tty else stdin) if stdin is not None else NULL

@@ -87,8 +87,9 @@ class Runner:
                     return
                 value = data
             elif isinstance(effect, Sleep):
-                self._cancel = self._later(effect.seconds, lambda: self._resume(None))
-                return
+                if effect.seconds > 0:
+                    self._cancel = self._later(effect.seconds, lambda: self._resume(None))
+                    return
             elif effect is FOREVER:
                 return  # until killed
 

@@ -16,11 +16,11 @@ class PodTimers:
         self.work = work
         self._pending: dict[str, set[Timer]] = {}  # pod uid -> its timers not yet fired
 
-    def later(self, runtime: PodRuntime, seconds: float, step: Callable[[], None]) -> None:
-        """Run `step` once `seconds` have passed (at once for 0 or less)."""
+    def later(self, runtime: PodRuntime, seconds: float, step: Callable[[], None]) -> Callable[[], None]:
+        """Run `step` once `seconds` have passed (at once for 0 or less); what is returned cancels it."""
         if seconds <= 0:
             step()
-            return
+            return _nothing
         uid = runtime.uid
         holder: list[Timer] = []
 
@@ -36,6 +36,16 @@ class PodTimers:
         holder.append(timer)
         self._pending.setdefault(uid, set()).add(timer)
 
+        def cancel() -> None:
+            timers = self._pending.get(uid)
+            if timers is not None and timer in timers:
+                timers.discard(timer)
+                if not timers:
+                    del self._pending[uid]
+            self.work.cancel(timer)
+
+        return cancel
+
     def waiting(self, runtime: PodRuntime) -> bool:
         """Whether the pod waits for anything."""
         return runtime.uid in self._pending
@@ -47,3 +57,7 @@ class PodTimers:
     def clear(self) -> None:
         """Forget every timer (the clock's are dropped with the simulation's work)."""
         self._pending.clear()
+
+
+def _nothing() -> None:
+    pass
