@@ -24,6 +24,7 @@ from fakeapi.http.keys import (
     deadlines_key,
     faults_key,
     inflight_key,
+    kubelets_key,
     request_log_key,
     served_key,
     state_followers_key,
@@ -75,6 +76,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
         app.on_response_prepare.append(add_warning)
     simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation, app[containers_key])
     app[simulation_key] = simulation
+    app[kubelets_key] = simulation
     # reset and restore tell them the objects were replaced
     followers: list[StateFollower] = [simulation, api.event_ttl]
     app[state_followers_key] = followers

@@ -15,6 +15,7 @@ from aiohttp import web
 
 from fakeapi.cluster import Api, seed_namespaces
 from fakeapi.http.bodies import media_type
+from fakeapi.http.containercontrol import setup_container_routes
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
 from fakeapi.http.keys import (
@@ -225,6 +226,7 @@ def setup_control_routes(app: web.Application, router: GuardedRouter) -> None:
     router.add_get(log, get_log)
     router.add_put(log, put_log)
     router.add_post(log, append_log)
+    setup_container_routes(router, PREFIX)
 
 
 async def reset_handler(request: web.Request) -> web.Response:

@@ -38,3 +38,14 @@ class StateFollower(Protocol):
 
 
 state_followers_key = web.AppKey("state_followers", list[StateFollower])
+
+
+class Kubelets(Protocol):
+    """The simulated kubelets, to stop and start again (KeyError for a node no kubelet runs)."""
+
+    def fail_node(self, name: str) -> None: ...
+
+    def recover_node(self, name: str) -> None: ...
+
+
+kubelets_key = web.AppKey("kubelets", Kubelets)
