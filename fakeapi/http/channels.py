@@ -20,6 +20,7 @@ V1 = "channel.k8s.io"
 V1_BASE64 = "base64.channel.k8s.io"
 CLOSE_SIGNAL = 255
 MESSAGE_BYTES = 32 * 1024  # data sent per message at most (what client-go's buffers hold)
+MAX_RECEIVED_BYTES = 32 << 20  # a message from the client may be this large (x/net/websocket's default limit)
 # the kubelet's exec and attach protocols, and the translating apiserver's (v5 only)
 KUBELET_PROTOCOLS = ("", V1, V1_BASE64, V4, V4_BASE64)
 

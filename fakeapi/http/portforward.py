@@ -22,7 +22,14 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import WSMsgType, web
 
-from fakeapi.http.channels import V4, V4_BASE64, Channels, is_websocket, requested_protocols
+from fakeapi.http.channels import (
+    MAX_RECEIVED_BYTES,
+    V4,
+    V4_BASE64,
+    Channels,
+    is_websocket,
+    requested_protocols,
+)
 from fakeapi.http.keys import api_key, containers_key
 from fakeapi.http.remotecommand import require_host
 from fakeapi.http.requestlog import record_status
@@ -152,7 +159,8 @@ async def forward(containers: Containers, pod: JSON, port: int, incoming: Pipe, 
 
 
 async def _tunnel(request: web.Request, containers: Containers, pod: JSON) -> web.StreamResponse:
-    ws = web.WebSocketResponse(protocols=(TUNNEL_PREFIX + PORT_FORWARD_PROTOCOL,), max_msg_size=0, compress=False)
+    ws = web.WebSocketResponse(protocols=(TUNNEL_PREFIX + PORT_FORWARD_PROTOCOL,), max_msg_size=MAX_RECEIVED_BYTES,
+                               compress=False)
     await ws.prepare(request)
     record_status(request, ws)
     pairs: dict[str, dict[str, Stream]] = {}
@@ -224,7 +232,8 @@ def _legacy_request_id(stream: Stream) -> str:
 
 async def _channels(request: web.Request, containers: Containers, pod: JSON, protocol: str,
                     ports: list[int]) -> web.StreamResponse:
-    ws = web.WebSocketResponse(protocols=(protocol,) if protocol else (), max_msg_size=0, compress=False)
+    ws = web.WebSocketResponse(protocols=(protocol,) if protocol else (), max_msg_size=MAX_RECEIVED_BYTES,
+                               compress=False)
     await ws.prepare(request)
     record_status(request, ws)
     channels = Channels(ws, protocol)

@@ -25,13 +25,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
 import orjson
 from aiohttp import web
 
-from fakeapi.http.channels import KUBELET_PROTOCOLS, V1, V1_BASE64, V5, Channels, is_websocket, requested_protocols
+from fakeapi.http.channels import (
+    KUBELET_PROTOCOLS,
+    MAX_RECEIVED_BYTES,
+    V1,
+    V1_BASE64,
+    V5,
+    Channels,
+    is_websocket,
+    requested_protocols,
+)
 from fakeapi.http.keys import api_key, containers_key
 from fakeapi.http.requestlog import record_status
 from fakeapi.machinery.errors import BadRequest
@@ -105,26 +115,45 @@ async def _serve(request: web.Request, exec_: bool) -> web.StreamResponse:
         raise BadRequest("Upgrade request required")
     containers = request.app[containers_key]
     protocols = requested_protocols(request)
-    if V5 in protocols:  # the apiserver translates: the kubelet's answers come through the channels
-        channels = await _upgrade(request, V5)
-        try:
-            process = _start(containers, pod, container, options, exec_)
-        except KubeletError as refused:
-            await _finish(channels, _internal(f"unable to upgrade connection: {refused.message}"))
-            return channels.ws
-        await _session(channels, process, options, containers, pod)
-        return channels.ws
-    protocol = next((protocol for protocol in protocols if protocol in KUBELET_PROTOCOLS), None)
+    # v5: the apiserver upgrades the connection itself, and the kubelet's answers come through the channels
+    protocol: str | None = V5 if V5 in protocols else next(
+        (protocol for protocol in protocols if protocol in KUBELET_PROTOCOLS), None)
     if protocol is None and protocols:
         return web.Response(status=400, text=f"websocket: requested protocol(s) are not supported: {protocols}; "
                                              f"supports {list(KUBELET_PROTOCOLS)}")
+    protocol = protocol or ""
     try:
-        process = _start(containers, pod, container, options, exec_)
+        _check_kubelet(containers, pod, container, options, exec_)
     except KubeletError as refused:
-        return web.Response(status=refused.code, text=refused.message, content_type="text/plain")
-    channels = await _upgrade(request, protocol or "")
-    await _session(channels, process, options, containers, pod)
+        if protocol != V5:
+            return web.Response(status=refused.code, text=refused.message, content_type="text/plain")
+        channels = await _upgrade(request, protocol)
+        await _finish(channels, _internal(f"unable to upgrade connection: {refused.message}"))
+        return channels.ws
+    channels = await _upgrade(request, protocol)
+    if exec_ and not options.command:  # the runtime cannot start a process without a program
+        failure = f"error executing command in container: {_no_command(pod, container)}"
+        if protocol == V5:  # (the translator wraps the kubelet's InternalError in one of its own)
+            failure = f"Internal error occurred: {failure}"
+        status = _internal(failure)
+        await _finish(channels, status["message"] if protocol in (V1, V1_BASE64, "") else status)
+        return channels.ws
+    target: Process | Attachment
+    if exec_:
+        target = containers.exec(pod, container, list(options.command), options.tty)
+    else:
+        meta: JSON = pod["metadata"]
+        spec = container_spec(pod, container) or {}
+        target = Attachment((meta.get("namespace", ""), meta["name"], container), bool(spec.get("tty")))
+    await _session(channels, target, options, containers, pod)
     return channels.ws
+
+
+def _no_command(pod: JSON, container: str) -> str:
+    """containerd's (and runc's) error for an exec without a command."""
+    exec_id = hashlib.sha256(f"exec/{pod['metadata'].get('uid', '')}/{container}".encode()).hexdigest()
+    return (f'failed to exec in container: failed to start exec "{exec_id}": OCI runtime exec failed: exec failed: '
+            "args must not be empty: unknown")
 
 
 def validate_container(pod: JSON, requested: str) -> str:
@@ -160,9 +189,8 @@ class Attachment:
     tty: bool
 
 
-def _start(containers: Containers, pod: JSON, container: str, options: StreamOptions,
-           exec_: bool) -> Process | Attachment:
-    """The kubelet's and the runtime's checks, then the process (exec) or the attachment (attach)."""
+def _check_kubelet(containers: Containers, pod: JSON, container: str, options: StreamOptions, exec_: bool) -> None:
+    """The kubelet's and the runtime's checks (KubeletError with their words)."""
     meta: JSON = pod["metadata"]
     node = require_host(pod)
     if node in containers.unreachable:
@@ -173,10 +201,6 @@ def _start(containers: Containers, pod: JSON, container: str, options: StreamOpt
         if exec_:
             raise KubeletError(f'container not found ("{container}")')
         raise KubeletError(f"container {container} not found in pod {meta['name']}_{meta.get('namespace', '')}")
-    if exec_:
-        return containers.exec(pod, container, list(options.command), options.tty)
-    spec = container_spec(pod, container) or {}
-    return Attachment((meta.get("namespace", ""), meta["name"], container), bool(spec.get("tty")))
 
 
 def running(pod: JSON, container: str) -> bool:
@@ -194,7 +218,7 @@ def _node_address(pod: JSON) -> str:
 
 
 async def _upgrade(request: web.Request, protocol: str) -> Channels:
-    ws = web.WebSocketResponse(protocols=(protocol,) if protocol else (), autoping=True, max_msg_size=0,
+    ws = web.WebSocketResponse(protocols=(protocol,) if protocol else (), max_msg_size=MAX_RECEIVED_BYTES,
                                compress=False)
     await ws.prepare(request)
     record_status(request, ws)

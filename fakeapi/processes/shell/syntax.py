@@ -450,13 +450,14 @@ class _Parser:
 
     def program(self) -> Node:
         self.separators()
-        node = self.compound_list(())
+        node = self.compound_list((), allow_empty=True)
         if self.peek().kind != "end":
             raise self.unexpected()
         return node
 
-    def compound_list(self, terminators: tuple[str, ...]) -> Node:
-        """and_or lists up to a reserved word in `terminators` (or `)`, `;;`, end of input)."""
+    def compound_list(self, terminators: tuple[str, ...], allow_empty: bool = False) -> Node:
+        """and_or lists up to a reserved word in `terminators` (or `)`, `;;`, end of input); one at least,
+        as sh wants (`if then` is an error), but for a whole program and a case arm."""
         items: list[Node] = []
         self.separators()
         while True:
@@ -467,6 +468,8 @@ class _Parser:
             if not (self.peek().kind == "newline" or self.is_op(";", "&")):
                 break
             self.separators()
+        if not items and not allow_empty:
+            raise self.unexpected()
         return items[0] if len(items) == 1 else Sequence(tuple(items))
 
     def and_or(self) -> Node:
@@ -597,7 +600,7 @@ class _Parser:
             if not self.is_op(")"):
                 raise self.unexpected('expecting ")"')
             self.advance()
-            body = self.compound_list(("esac",))
+            body = self.compound_list(("esac",), allow_empty=True)
             arms.append((tuple(patterns), body))
             if self.is_op(";;"):
                 self.advance()
