@@ -3,8 +3,8 @@ port-forwarded connection, a container's log).
 
 A pipe is bounded: once it holds `limit` bytes a writer waits until the reader took some, so a client
 that never reads holds its process back instead of filling memory. The writer closes it (the reader gets
-what is left, then end of file); the reader breaks it when it goes away (what is written then is dropped,
-and a waiting writer goes on). Both sides can wait with a callback (the shell's driver runs on clock
+what is left, then end of file); the reader breaks it when it goes away: a write then fails with
+BrokenPipeError, as a process writing to a closed pipe gets EPIPE. Both sides can wait with a callback (the shell's driver runs on clock
 timers) or with `await`.
 """
 
@@ -38,8 +38,11 @@ class Pipe:
         return self.size >= self.limit and not self.broken
 
     def write(self, data: bytes) -> None:
-        """Queue `data` (even past the limit: the writer waits afterwards, see `full`)."""
-        if self.broken or self.closed or not data:
+        """Queue `data` (even past the limit: the writer waits afterwards, see `full`); BrokenPipeError once
+        the reader went away."""
+        if self.broken:
+            raise BrokenPipeError("the reader went away")
+        if self.closed or not data:
             return
         for start in range(0, len(data), CHUNK):
             self._chunks.append(data[start:start + CHUNK])
@@ -60,9 +63,11 @@ class Pipe:
             self._writers.append(waiter)
 
     async def drain(self) -> None:
-        """Wait until the pipe has room again (or its reader left)."""
+        """Wait until the pipe has room again; BrokenPipeError once the reader went away."""
         while self.full:
             await _until(self._writers)
+        if self.broken:
+            raise BrokenPipeError("the reader went away")
 
     # ---- reading
 

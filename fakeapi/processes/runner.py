@@ -16,6 +16,7 @@ from collections.abc import Callable
 from fakeapi.processes.effects import FOREVER, TICK, Program, Read, Sleep, Write
 
 STEPS_PER_TURN = 5000
+BROKEN_PIPE = 141  # the exit of a program SIGPIPE killed
 PAUSE_SECONDS = 0.002  # real time a busy program yields to the server
 
 Cancel = Callable[[], None]
@@ -76,12 +77,20 @@ class Runner:
                     self._pause()
                     return
             elif isinstance(effect, Write):
-                effect.target.write(effect.data)
+                try:
+                    effect.target.write(effect.data)
+                except BrokenPipeError:  # nobody reads it any more: SIGPIPE ends the program
+                    self.kill(BROKEN_PIPE)
+                    return
                 if effect.target.full:
                     effect.target.when_writable(self._wakeup(None))
                     return
             elif isinstance(effect, Read):
-                data = effect.source.read_nowait(effect.limit)
+                try:
+                    data = effect.source.read_nowait(effect.limit)
+                except BrokenPipeError:  # (a terminal's echo has nowhere to go)
+                    self.kill(BROKEN_PIPE)
+                    return
                 if data is None:
                     effect.source.when_readable(self._wakeup(effect))
                     return
@@ -104,7 +113,11 @@ class Runner:
             if read is None:
                 self._resume(None)
                 return
-            data = read.source.read_nowait(read.limit)
+            try:
+                data = read.source.read_nowait(read.limit)
+            except BrokenPipeError:
+                self.kill(BROKEN_PIPE)
+                return
             if data is None:
                 woken[0] = False
                 read.source.when_readable(wake)
