@@ -4,8 +4,8 @@ port-forwarded connection, a container's log).
 A pipe is bounded: once it holds `limit` bytes a writer waits until the reader took some, so a client
 that never reads holds its process back instead of filling memory. The writer closes it (the reader gets
 what is left, then end of file); the reader breaks it when it goes away: a write then fails with
-BrokenPipeError, as a process writing to a closed pipe gets EPIPE. Both sides can wait with a callback (the shell's driver runs on clock
-timers) or with `await`.
+BrokenPipeError, as a process writing to a closed pipe gets EPIPE. Both sides can wait with a callback (the
+shell's driver runs on clock timers) or with `await`.
 """
 
 from __future__ import annotations

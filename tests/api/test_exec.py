@@ -8,7 +8,6 @@ import asyncio
 import base64
 import json
 from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
