@@ -24,8 +24,10 @@ from fakeapi.processes.files import DIRECTORY_MODE, FILE_MODE, ContainerFiles, C
 DEFAULT_MODE = 0o644  # a volume's defaultMode when the pod gives none (420)
 TOKEN_SECONDS = 3607  # what the ServiceAccount admission asks for the token of kube-api-access-*
 ISSUER = "https://kubernetes.default.svc.cluster.local"
-IMAGE_DIRECTORIES = ("bin", "dev", "etc", "home", "proc", "root", "run", "sbin", "sys", "tmp", "usr", "usr/bin",
-                     "usr/local", "usr/local/bin", "usr/sbin", "var", "var/log", "var/run", "var/tmp")
+# the directories of a Linux image (the file system hierarchy's), empty
+IMAGE_DIRECTORIES = ("bin", "boot", "dev", "etc", "home", "lib", "media", "mnt", "opt", "proc", "root", "run", "sbin",
+                     "srv", "sys", "tmp", "usr", "usr/bin", "usr/lib", "usr/local", "usr/local/bin", "usr/sbin",
+                     "usr/share", "var", "var/cache", "var/lib", "var/log", "var/run", "var/tmp")
 WRITABLE_SOURCES = ("emptyDir", "hostPath", "persistentVolumeClaim", "ephemeral", "nfs", "image")
 
 
