@@ -278,14 +278,11 @@ async def _attach_session(channels: Channels, attachment: Attachment, options: S
     try:
         while True:
             changed = logs.changed(namespace, name)
-            current = logs.get(namespace, name, container)
-            if current is not log:  # a new instance: the one attached to is gone
-                break
             pieces, sent = log.since(sent)
             if output is not None and pieces:
                 await channels.send(output, "".join(text for _line, text, _begins in pieces).encode())
-            if log.ended or not _same_pod(containers, pod):
-                break
+            if logs.get(namespace, name, container) is not log or log.ended or not _same_pod(containers, pod):
+                break  # the instance attached to is gone (exited, restarted, or its pod deleted)
             waiter = asyncio.ensure_future(changed.wait())
             done, _pending = await asyncio.wait([waiter, reader], return_when=asyncio.FIRST_COMPLETED)
             if reader in done:
