@@ -347,6 +347,15 @@ def which(shell: Shell, streams: Streams, argv: list[str]) -> Program:
     return status
 
 
+@builtin("exec")
+def exec_(shell: Shell, streams: Streams, argv: list[str]) -> Program:
+    """`exec cmd args`: the command takes the shell's place (the shell ends with its status)."""
+    if len(argv) == 1:
+        return 0
+    status = yield from shell.execute(argv[1:], streams)
+    raise ShellExit(status)
+
+
 @builtin("command")
 def command(shell: Shell, streams: Streams, argv: list[str]) -> Program:
     arguments = argv[1:]
