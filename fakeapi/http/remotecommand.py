@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Literal
 
 import orjson
 from aiohttp import web
@@ -230,9 +231,10 @@ async def _upgrade(request: web.Request, protocol: str) -> Channels:
 
 async def _session(channels: Channels, process: Process | Attachment, options: StreamOptions,
                    containers: Containers, pod: JSON) -> None:
-    first = STDOUT if options.stdout else STDERR if options.stderr else ERROR
-    await channels.send(first, b"")
+    """Run the session to its end; if it is cut short (the client went away, the handler was cancelled),
+    the process is killed and every task of the session ends with it."""
     if isinstance(process, Attachment):
+        await channels.send(_first_channel(options), b"")
         await _attach_session(channels, process, options, containers, pod)
         return
     if not options.stdin:
@@ -246,18 +248,28 @@ async def _session(channels: Channels, process: Process | Attachment, options: S
         pumps.append(asyncio.ensure_future(_pump(process.stderr, channels, STDERR)))
     reader = asyncio.ensure_future(_read_client(channels, process.stdin, process.resize))
     exited = asyncio.ensure_future(process.wait())
-    done, _pending = await asyncio.wait([reader, exited], return_when=asyncio.FIRST_COMPLETED)
-    if exited not in done:  # the client went away: the process goes too
-        process.kill()
-        exited.cancel()
-        for pump in pumps:
-            pump.cancel()
-        await _close(channels)
-        return
-    await asyncio.gather(*pumps, return_exceptions=True)
-    reader.cancel()
-    code = exited.result()
-    await _finish(channels, _exit_status(channels.protocol, process.argv, code))
+    tasks = [*pumps, reader, exited]
+    finished = False
+    try:
+        await channels.send(_first_channel(options), b"")
+        done, _pending = await asyncio.wait([reader, exited], return_when=asyncio.FIRST_COMPLETED)
+        if exited in done:
+            await asyncio.gather(*pumps, return_exceptions=True)
+            finished = True
+            await _finish(channels, _exit_status(channels.protocol, process.argv, exited.result()))
+    finally:
+        if not finished:  # the client went away: the process goes too
+            process.kill()
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if not finished:
+            await _close(channels)
+
+
+def _first_channel(options: StreamOptions) -> int:
+    """Where the empty message that says `connected` goes: the first output channel asked for."""
+    return STDOUT if options.stdout else STDERR if options.stderr else ERROR
 
 
 async def _attach_session(channels: Channels, attachment: Attachment, options: StreamOptions,
@@ -274,7 +286,9 @@ async def _attach_session(channels: Channels, attachment: Attachment, options: S
     # a stdinOnce container's stdin ends with the first session; another's stays open for the next one
     close_stdin = stdin is None or (main is not None and main.stdin_once)
     reader = asyncio.ensure_future(_read_client(channels, sink, _ignore_size, close_stdin=close_stdin))
+    waiter: asyncio.Future[Literal[True]] | None = None
     output = STDOUT if options.stdout else STDERR if options.stderr else None
+    ended = False
     try:
         while True:
             changed = logs.changed(namespace, name)
@@ -282,18 +296,23 @@ async def _attach_session(channels: Channels, attachment: Attachment, options: S
             if output is not None and pieces:
                 await channels.send(output, "".join(text for _line, text, _begins in pieces).encode())
             if logs.get(namespace, name, container) is not log or log.ended or not _same_pod(containers, pod):
-                break  # the instance attached to is gone (exited, restarted, or its pod deleted)
-            waiter = asyncio.ensure_future(changed.wait())
-            done, _pending = await asyncio.wait([waiter, reader], return_when=asyncio.FIRST_COMPLETED)
+                ended = True  # the instance attached to is gone (exited, restarted, or its pod deleted)
+                break
+            change = waiter = asyncio.ensure_future(changed.wait())
+            done, _pending = await asyncio.wait([change, reader], return_when=asyncio.FIRST_COMPLETED)
             if reader in done:
-                waiter.cancel()
-                await _close(channels)
-                return
+                break  # the client went away
     finally:
         if main is not None:
             containers.detach(main)
-    reader.cancel()
-    await _finish(channels, _success(channels.protocol))
+        for task in (reader, waiter):
+            if task is not None:
+                task.cancel()
+        await asyncio.gather(*(task for task in (reader, waiter) if task is not None), return_exceptions=True)
+    if ended:
+        await _finish(channels, _success(channels.protocol))
+    else:
+        await _close(channels)
 
 
 def _ignore_size(width: int, height: int) -> None:

@@ -227,3 +227,31 @@ async def test_a_thousand_sessions_at_once(server: FakeAPIServer) -> None:
 
         outputs = await asyncio.wait_for(asyncio.gather(*(one(index) for index in range(1000))), 120)
     assert outputs == [f"{index}\n".encode() for index in range(1000)]
+
+
+async def test_a_pods_annotation_gives_scripts_per_container(server: FakeAPIServer) -> None:
+    server.seed(builders.pod("db", nodeName="node-1", status=RUNNING, annotations={
+        "fakeapi.dev/exec": '- command: "pg_isready*"\n  stdout: "accepting connections\\n"\n',
+        "fakeapi.dev/exec.web": '[{"command": "psql *", "script": "echo \\"psql $1\\"; exit 2"}]'}))
+    ready, _code, _protocol = await session(server, "v5.channel.k8s.io", query("pg_isready", "-q"), pod="db")
+    assert (1, b"accepting connections\n") in ready and json.loads(ready[-1][1]) == SUCCESS
+    psql, _code, _protocol = await session(server, "v5.channel.k8s.io", query("psql", "-c", "select 1"), pod="db")
+    assert (1, b"psql -c\n") in psql and json.loads(psql[-1][1])["details"]["causes"][0]["message"] == "2"
+
+
+async def test_sessions_cut_off_leave_no_tasks_behind(server: FakeAPIServer) -> None:
+    before = len(asyncio.all_tasks())
+    async with aiohttp.ClientSession() as http:
+        sockets = [await http.ws_connect(server.url + EXEC.format(pod="web"),
+                                         params=query("sh", "-c", "echo started; sleep infinity", stdin=True),
+                                         protocols=("v5.channel.k8s.io",)) for _ in range(50)]
+        for ws in sockets:
+            assert (await ws.receive_bytes())[:1] == b"\x01"  # connected
+        assert len(asyncio.all_tasks()) > before
+        for ws in sockets:
+            ws._response.connection.transport.abort()  # cut off, no closing handshake
+    for _ in range(200):
+        if len(asyncio.all_tasks()) <= before:
+            break
+        await asyncio.sleep(0.05)
+    assert len(asyncio.all_tasks()) <= before
