@@ -212,12 +212,14 @@ def in_range(when: datetime) -> datetime:
 
 
 def rfc3339(when: datetime) -> str:
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """RFC 3339 at second precision, the year always in four digits (`0999-...`, as Go writes it; strftime's
+    %Y drops the zeros, and the server could not read back what it wrote)."""
+    return when.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def rfc3339_micro(when: datetime) -> str:
     """RFC 3339 with microseconds, as `metav1.MicroTime` is written."""
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return when.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_rfc3339(text: str) -> datetime:

@@ -15,6 +15,8 @@ from typing import Any, ClassVar
 import orjson
 from marshmallow import EXCLUDE, Schema, ValidationError, fields
 
+from fakeapi.machinery.clock import rfc3339, rfc3339_micro
+
 QUANTITY_FORMAT_ERROR = (
     "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'"
 )
@@ -195,9 +197,7 @@ def canonical_time(value: str, micro: bool = False) -> str:
             parsed -= sign * timedelta(hours=int(match.group(10)), minutes=int(match.group(11)))
         except OverflowError:  # Go writes years 0 and 10000 in UTC; Python's datetime cannot
             raise ValueError(f"parsing time {_go_quote(value)}: year out of range") from None
-    if micro:
-        return parsed.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    return parsed.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return rfc3339_micro(parsed) if micro else rfc3339(parsed)
 
 
 class Int32(fields.Integer):
