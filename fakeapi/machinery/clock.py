@@ -19,6 +19,8 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from fakeapi.machinery.errors import StatusError
+
 # The years RFC 3339 (and so metav1.Time) can write: the clock stays between these.
 MIN_TIME = datetime(1, 1, 1, tzinfo=UTC)
 MAX_TIME = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
@@ -198,11 +200,11 @@ class Clock:
         except Exception as error:
             timer.failures += 1
             delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (timer.failures - 1))
-            if timer.failures == 1:
-                log.exception("a timer on the server clock failed; trying it again in %gs", delay)
-            elif timer.failures & (timer.failures - 1) == 0:  # one line at the 2nd, 4th, 8th... failure
-                log.warning("a timer on the server clock failed again (%s: %s); trying it again in %gs",
-                            type(error).__name__, error, delay)
+            if timer.failures & (timer.failures - 1) == 0:  # the 1st, 2nd, 4th, 8th... failure in a row
+                # (an API error, a storage failure, says what it is in a line; anything else is a bug)
+                log.error("a timer on the server clock failed (%s: %s); trying it again in %gs",
+                          type(error).__name__, error, delay,
+                          exc_info=timer.failures == 1 and not isinstance(error, StatusError))
             timer.due = self.monotonic() + delay
             heapq.heappush(self._timers, (timer.due, next(self._order), timer))
 

@@ -137,3 +137,24 @@ def test_a_server_reset_before_it_starts_runs_its_nodes_once_started() -> None:
     server.reset()
     with server:
         assert [node["metadata"]["name"] for node in server.list("nodes")] == ["node-1"]
+
+
+def test_a_kubelet_that_cannot_write_goes_unknown_keeps_trying_and_comes_back(cluster: FakeAPIServer,
+                                                                             core: Any) -> None:
+    leases = k8s.CoordinationV1Api(cluster.kubernetes_client())
+    rule = cluster.inject(user_agent="kubelet/*", status=503)  # every lease renewal and status report fails
+    cluster.clock.advance(50)  # last renewed at the start: the grace period runs from there
+    assert conditions(core.read_node("node-1"))["Ready"] == ("True", "KubeletReady")
+    cluster.clock.advance(5)
+    assert conditions(core.read_node("node-1"))["Ready"] == ("Unknown", "NodeStatusUnknown")
+    failed = rule.fired
+    cluster.clock.advance(125)
+    assert rule.fired > failed  # its renewals go on failing, with back-off, and it keeps trying
+    cluster.clear_faults()
+    cluster.clock.advance(60)  # the longest back-off
+    assert conditions(core.read_node("node-1"))["Ready"] == ("True", "KubeletReady")
+    renewed = leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time
+    assert (START + timedelta(seconds=240) - renewed).total_seconds() <= 60
+    cluster.clock.advance(60)  # and renews it every 10 s again
+    renewed_again = leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time
+    assert (START + timedelta(seconds=300) - renewed_again).total_seconds() <= 10
