@@ -14,16 +14,19 @@ import orjson
 from aiohttp import web
 
 from fakeapi.cluster import Api, seed_namespaces
+from fakeapi.http.access import CONTROL_HEADER
+from fakeapi.http.authentication import user_of
 from fakeapi.http.bodies import media_type
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, state_followers_key, watch_hub_key
 from fakeapi.http.responses import json_response
 from fakeapi.machinery.clock import OUT_OF_RANGE, Clock, in_range, parse_rfc3339, shifted
-from fakeapi.machinery.errors import BadRequest, NotFound
+from fakeapi.machinery.errors import BadRequest, Forbidden, NotFound
 from fakeapi.machinery.labels import parse_label_selector
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import ANONYMOUS
 from fakeapi.machinery.yamlload import load_yaml_all
 from fakeapi.podlogs import LogsSnapshot
 from fakeapi.registry.generic import Registry
@@ -330,6 +333,13 @@ async def post_clock(request: web.Request) -> web.Response:
 
 
 async def list_requests(request: web.Request) -> web.Response:
+    """The request log, to those who may read what clients sent: with the control header, which no web page
+    can send, and, on a server that checks credentials, as an authenticated user."""
+    if CONTROL_HEADER not in request.headers:
+        raise Forbidden(f"reading the request log takes the header {CONTROL_HEADER}: 1 (the log holds what "
+                        f"clients sent; web pages cannot send the header to another site)")
+    if request.app[config_key].authentication.checks_credentials and user_of(request) == ANONYMOUS:
+        raise Forbidden(f'forbidden: User "{ANONYMOUS.username}" cannot get path "{request.path}"', {})
     filters = {key: request.query.get(key) for key in ("verb", "resource", "subresource", "namespace", "name",
                                                         "method", "user")}
     entries = request.app[request_log_key].entries(**filters)
