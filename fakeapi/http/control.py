@@ -16,7 +16,7 @@ from aiohttp import web
 from fakeapi.cluster import Api, seed_namespaces
 from fakeapi.http.access import CONTROL_HEADER
 from fakeapi.http.authentication import user_of
-from fakeapi.http.bodies import media_type
+from fakeapi.http.bodies import media_type, parse_yaml
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, state_followers_key, watch_hub_key
@@ -238,7 +238,8 @@ async def seed_handler(request: web.Request) -> web.Response:
         if not isinstance(source, dict | list):
             raise BadRequest("seed a JSON object, a List or an array of objects")
     else:
-        source = load_yaml_all(raw, request.app[config_key].max_body_bytes)
+        max_bytes = request.app[config_key].max_body_bytes
+        source = await parse_yaml(raw, lambda text: load_yaml_all(text, max_bytes))
     created = seed(request.app[api_key], source)
     return json_response({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": created}, status=201)
 
