@@ -179,27 +179,31 @@ class NodeAgents:
 
     def _status(self, node: NodeKubelet, capacity: JSON, allocatable: JSON, old: JSON) -> tuple[JSON, list[str]]:
         """The status the kubelet's setters compute over the status the node has (`old`), and the
-        transitions they record as events."""
+        transitions they record as events. What the setters do not own stays as it is: conditions of other
+        types (a CNI's NetworkUnavailable, a node problem detector's), volumesAttached, whatever a client
+        wrote; so the status patch carries the heartbeats, however much the node holds."""
         transitions: list[str] = []
         now = rfc3339(self.clock.now())
         previous = {condition.get("type"): condition for condition in old.get("conditions") or []}
-        conditions: list[JSON] = []
+        owned: dict[str, JSON] = {}
         for kind, reason, message, event in PRESSURE:
-            condition = _condition(kind, "False", reason, message, previous.get(kind), now)
-            conditions.append(condition)
+            condition = owned[kind] = _condition(kind, "False", reason, message, previous.get(kind), now)
             if condition["lastTransitionTime"] == now:
                 transitions.append(event)
         status, (reason, message) = ("False", node.not_ready) if node.not_ready else ("True", READY)
-        condition = _condition("Ready", status, reason, message, previous.get("Ready"), now)
-        conditions.append(condition)
+        condition = owned["Ready"] = _condition("Ready", status, reason, message, previous.get("Ready"), now)
         if condition["lastTransitionTime"] == now and "Ready" in previous:
             transitions.append("NodeReady" if status == "True" else "NodeNotReady")
         node.reported_ready = status
+        # each setter updates its condition where it is, or appends it
+        conditions = [owned.pop(kind) if (kind := item.get("type")) in owned else item
+                      for item in old.get("conditions") or []]
+        conditions += owned.values()
         machine = old.get("nodeInfo") or {}
         addresses = old.get("addresses") or [{"type": "InternalIP", "address": node.internal_ip},
                                               {"type": "Hostname", "address": node.name}]
         return {
-            "capacity": capacity, "allocatable": allocatable, "conditions": conditions, "addresses": addresses,
+            **old, "capacity": capacity, "allocatable": allocatable, "conditions": conditions, "addresses": addresses,
             "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
             "nodeInfo": {**NODE_INFO, "machineID": machine.get("machineID") or self.ids.uid().replace("-", ""),
                          "systemUUID": machine.get("systemUUID") or self.ids.uid(),
