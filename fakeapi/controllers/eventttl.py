@@ -20,7 +20,7 @@ from fakeapi.storage.store import Event, Store
 
 RESOURCE = "events"
 DEFAULT_TTL_SECONDS = 3600.0
-EXPIRE_BATCH = 500  # events deleted per turn
+EXPIRE_BATCH = 100  # events deleted per turn
 
 
 class EventTTL:
