@@ -137,8 +137,9 @@ async def change_clock(clock: Clock, body: Any) -> JSON:
     Checked whole before any of it is applied: the clock stays within the years RFC 3339 can write.
 
     The advance fires the timers due in slices, answering other requests between them; it is as long as
-    the timers due (the simulated cluster's: about 0.3 per node and simulated second), and bound by the
-    request timeout: cut there (504), the clock stays at the last timer fired."""
+    the timers due (the simulated cluster's: a lease renewal per node every 10 simulated seconds, a node
+    monitor pass every 5), and bound by the request timeout: cut there (504), the clock stays at the last
+    timer fired."""
     if not isinstance(body, dict):
         raise BadRequest("the clock body must be a JSON object")
     unknown = set(body) - {"frozen", "now", "advanceSeconds"}

@@ -212,7 +212,7 @@ async def test_a_long_clock_advance_answers_other_requests_meanwhile_and_stops_a
         response = await advance
         assert response.status == 504
         assert (await response.json())["message"] == "Timeout: request did not complete within the allotted timeout"
-        assert answered > 10  # /readyz was answered all along
+        assert answered >= 2  # /readyz was answered while the advance ran (a blocked loop answers none)
         async with http.get(API + "/clock") as response:
             now = (await response.json())["now"]
         assert "2030-05-01T10:00:10Z" < now < "2030-05-13"
