@@ -13,6 +13,7 @@ from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.event import EVENT
+from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
@@ -51,6 +52,7 @@ KINDS: tuple[Kind, ...] = (
     CONFIG_MAP,
     SECRET,
     SERVICE_ACCOUNT,
+    EVENTS_V1_EVENT,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace

@@ -128,7 +128,7 @@ class Registry:
         wipe_system_fields(meta)
         ensure_namespace(self.info, meta, namespace)
         fill_system_fields(meta, self.ids.uid(), self.clock.timestamp())
-        self.field_manager.update(obj, None, options.field_manager)
+        self._track_fields(obj, None, options.field_manager)
         name = str(meta.get("name") or meta.get("generateName") or "")
         self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
                                         obj, None, options.dry_run))
@@ -227,7 +227,7 @@ class Registry:
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
                                         new, old, options.dry_run))
         before_update(self.strategy, self.info, new, old, options)
-        self.field_manager.update(new, old, options.field_manager)
+        self._track_fields(new, old, options.field_manager)
         if new == old:
             return old  # a no-op write stores nothing and keeps the resourceVersion
         if (old_meta.get("deletionTimestamp") and not old_meta.get("deletionGracePeriodSeconds")
@@ -242,6 +242,15 @@ class Registry:
             return new
         self.store.update(key, new, old_meta["resourceVersion"])
         return new
+
+    def _track_fields(self, new: JSON, old: JSON | None, manager: str | None) -> None:
+        """metadata.managedFields of a write, found in the objects as this resource serves them."""
+        if self.conversion is None:
+            self.field_manager.update(new, old, manager)
+            return
+        served = self.present(new)
+        self.field_manager.update(served, None if old is None else self.present(old), manager)
+        new["metadata"]["managedFields"] = served["metadata"]["managedFields"]
 
     def _held(self, obj: JSON) -> bool:
         """Whether something still holds the object's deletion: finalizers, or the kind's own (a namespace's
