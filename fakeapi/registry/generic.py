@@ -51,7 +51,7 @@ class Registry:
         self.decoder = Decoder(kind.decode_plan, remember_parts=True)  # with this server's memo of parts
         # metadata.managedFields
         self.field_manager: FieldTracker = FieldManager(kind.compiled, clock, subresource,
-                                                       self.info.api_version)
+                                                       self.info.api_version, self.strategy.reset_fields())
 
     def subresource(self, name: str) -> Registry:
         """The same storage with the subresource's strategy: how pods/status is built (upstream's
