@@ -39,6 +39,7 @@ from fakeapi.registry.admission import (
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
+from fakeapi.registry.scale import ScaleRegistry
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
@@ -104,6 +105,12 @@ class Api:
         if registry is None:
             raise NotFound.path()
         return registry
+
+    def scale(self, resource: str, group: str = "", version: str = "v1") -> ScaleRegistry:
+        scale = self.kinds.scale(resource, group, version)
+        if scale is None:
+            raise NotFound.path()
+        return scale
 
     def find(self, resource: str, namespace: str, name: str) -> JSON | None:
         """A core object by resource, or None: how admission plugins read other objects."""

@@ -71,6 +71,21 @@ class ResourceInfo:
         return self.definition + "List"
 
 
+@dataclass(frozen=True)
+class Scale:
+    """A kind's /scale subresource (an autoscaling/v1 Scale), read from and written to paths of the object,
+    as upstream's ScaleREST for built-in kinds and a CRD's `subresources.scale` declare them."""
+
+    spec_replicas_path: str = ".spec.replicas"
+    status_replicas_path: str = ".status.replicas"
+    # the pods' selector: a LabelSelector (a built-in's .spec.selector) or its text (a CRD's .status.selector)
+    label_selector_path: str = ""
+
+
+SCALE_SUBRESOURCE = SubresourceInfo("scale", "Scale", ("get", "patch", "update"), group="autoscaling", version="v1",
+                                    definition="io.k8s.api.autoscaling.v1.Scale")
+
+
 class Conversion(Protocol):
     """How a kind's objects relate to the stored ones of the kind it serves (both wire-shaped)."""
 
@@ -100,6 +115,7 @@ class Kind:
     # cohabiting resources): the group resource they are stored under, and how they look in this kind
     stored_as: str = ""
     conversion: Conversion | None = None
+    scale: Scale | None = None  # list SCALE_SUBRESOURCE among the info's subresources too
 
     @property
     def storage_resource(self) -> str:

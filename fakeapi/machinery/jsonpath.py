@@ -74,6 +74,23 @@ class JsonPath:
         found = self.values(obj)
         return found[0] if found else None
 
+    @property
+    def is_simple(self) -> bool:
+        """Whether the path names fields only (`.spec.replicas`), so a value can be set at it."""
+        return bool(self._steps) and all(isinstance(step, _Field) for step in self._steps)
+
+    def set(self, obj: dict[str, Any], value: Any) -> None:
+        """Set the value at a simple path, making the objects on the way."""
+        assert self.is_simple, self.text
+        node = obj
+        steps = [step.name for step in self._steps if isinstance(step, _Field)]
+        for name in steps[:-1]:
+            child = node.get(name)
+            if not isinstance(child, dict):
+                child = node[name] = {}
+            node = child
+        node[steps[-1]] = value
+
 
 def _parse(body: str, text: str) -> Iterator[_Step]:
     position = 0

@@ -44,7 +44,9 @@ class Registry:
         self.storage_resource = kind.storage_resource
         self.conversion = kind.conversion
         self.subresource_name = subresource
-        self.strategy = (kind.subresource_strategies[subresource] if subresource else kind.strategy).for_server()
+        # a subresource written as its object (status) has a strategy of its own; one that writes the object
+        # through another kind (scale) writes it with the object's
+        self.strategy = kind.subresource_strategies.get(subresource, kind.strategy).for_server()
         self.clock = clock
         self.ids = ids
         self.admission = admission
@@ -52,6 +54,10 @@ class Registry:
         # metadata.managedFields
         self.field_manager: FieldTracker = FieldManager(kind.compiled, clock, subresource,
                                                        self.info.api_version, self.strategy.reset_fields())
+
+    @property
+    def patch_tree(self) -> JSON:
+        return self.kind.patch_tree
 
     def subresource(self, name: str) -> Registry:
         """The same storage with the subresource's strategy: how pods/status is built (upstream's

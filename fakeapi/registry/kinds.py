@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from fakeapi.kinds.kind import Kind, ResourceInfo
 from fakeapi.registry.generic import Registry
+from fakeapi.registry.scale import ScaleRegistry
 
 GroupVersionResource = tuple[str, str, str]
 Listener = Callable[[], None]
@@ -22,6 +23,7 @@ class KindRegistry:
         self._registry_for = registry_for
         self._registries: dict[GroupVersionResource, Registry] = {}
         self._subresources: dict[tuple[str, str, str, str], Registry] = {}
+        self._scales: dict[GroupVersionResource, ScaleRegistry] = {}
         self._listeners: list[Listener] = []
         self.generation = 0
 
@@ -35,6 +37,8 @@ class KindRegistry:
         self._registries[key] = registry
         for name in kind.subresource_strategies:
             self._subresources[(*key, name)] = registry.subresource(name)
+        if kind.scale is not None:
+            self._scales[key] = ScaleRegistry(registry.subresource("scale"), kind.scale)
         self._changed()
         return registry
 
@@ -43,6 +47,7 @@ class KindRegistry:
         del self._registries[(group, version, resource)]
         for key in [key for key in self._subresources if key[:3] == (group, version, resource)]:
             del self._subresources[key]
+        self._scales.pop((group, version, resource), None)
         self._changed()
 
     def get(self, resource: str, group: str = "", version: str = "v1") -> Registry | None:
@@ -50,6 +55,9 @@ class KindRegistry:
 
     def subresource(self, resource: str, name: str, group: str = "", version: str = "v1") -> Registry | None:
         return self._subresources.get((group, version, resource, name))
+
+    def scale(self, resource: str, group: str = "", version: str = "v1") -> ScaleRegistry | None:
+        return self._scales.get((group, version, resource))
 
     def registries(self) -> list[Registry]:
         """Every served resource's registry, in the order they were added."""
