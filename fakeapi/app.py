@@ -20,11 +20,11 @@ from fakeapi.http.keys import (
     StateFollower,
     api_key,
     config_key,
+    create_only_key,
     deadlines_key,
     faults_key,
     inflight_key,
     request_log_key,
-    served_key,
     state_followers_key,
     watch_hub_key,
     watch_writer_key,
@@ -60,7 +60,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[request_log_key] = RequestLog(config.request_log, config.request_log_bytes)
     app[inflight_key] = InFlight(config.max_requests_inflight, config.max_mutating_requests_inflight)
     app[deadlines_key] = Deadlines(config.request_timeout)
-    app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
+    app[create_only_key] = [info for info, _ in CREATE_ONLY]
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
     app.on_startup.append(_start_api)

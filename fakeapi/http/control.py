@@ -92,7 +92,7 @@ def restore(app: web.Application, snapshot: Snapshot) -> None:
 
 def resolve(api: Api, resource: str) -> Registry:
     """A registry by plural, singular, short name or kind (`pods`, `pod`, `po`, `Pod`)."""
-    for registry in api.resources.values():
+    for registry in api.kinds.registries():
         info = registry.info
         if resource in (info.resource, info.singular, info.kind) or resource in info.short_names:
             return registry
@@ -119,7 +119,7 @@ def list_objects(api: Api, resource: str, namespace: str | None = None,
 def dump(api: Api, resource: str | None = None, namespace: str | None = None) -> bytes:
     """Every object as one `List` (cluster-scoped resources first), which `seed` takes back."""
     registries = [resolve(api, resource)] if resource else \
-        sorted(api.resources.values(), key=lambda registry: registry.info.namespaced)
+        sorted(api.stored_registries(), key=lambda registry: registry.info.namespaced)
     items: list[bytes] = []
     for registry in registries:
         items.extend(registry.list_all(namespace))

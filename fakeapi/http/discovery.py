@@ -20,8 +20,8 @@ from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
 from fakeapi.http.health import health_paths
-from fakeapi.http.keys import served_key
 from fakeapi.http.pretty import indented
+from fakeapi.http.served import served_resources
 from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
 from fakeapi.machinery.errors import NotAcceptable, NotFound
 from fakeapi.machinery.types import JSON
@@ -238,7 +238,7 @@ def root_path_list(infos: Iterable[ResourceInfo], health_paths: Iterable[str]) -
 
 
 def _infos(request: web.Request) -> list[ResourceInfo]:
-    return request.app[served_key]
+    return served_resources(request.app)
 
 
 def _encode(body: JSON, media_type: str) -> bytes:

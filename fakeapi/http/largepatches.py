@@ -12,10 +12,11 @@ from typing import Any
 from fakeapi.http.bodies import OFF_LOOP_BYTES
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Patcher, Registry
+from fakeapi.registry.scale import ScaleRegistry
 
 
-async def computed_ahead(registry: Registry, namespace: str, name: str, patcher: Patcher, patch: Any,
-                         body_size: int) -> Patcher:
+async def computed_ahead(registry: Registry | ScaleRegistry, namespace: str, name: str, patcher: Patcher,
+                         patch: Any, body_size: int) -> Patcher:
     """`patcher` itself for a small body; for a large one, a patcher that hands back what a worker thread
     computed, if the object is still the version it was computed against."""
     if body_size <= OFF_LOOP_BYTES:

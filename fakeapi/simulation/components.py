@@ -24,7 +24,7 @@ from fakeapi.simulation.nodes import NodeAgents
 from fakeapi.simulation.podcidrs import PodCIDRAllocator
 from fakeapi.simulation.scheduler import Scheduler
 from fakeapi.simulation.tainteviction import TaintEviction
-from fakeapi.simulation.view import ClusterView, PodInfo
+from fakeapi.simulation.view import LEASES, ClusterView, PodInfo
 from fakeapi.simulation.work import Work
 from fakeapi.storage.store import Event
 
@@ -143,7 +143,7 @@ class Components:
             self.eviction.node_changed(change.old, change.new)
         elif resource == "pods":
             self._pod_changed(change.old, change.new)
-        elif resource == "leases":
+        elif resource == LEASES:
             if change.new is not None and change.new != change.old:
                 self.lifecycle.lease_renewed(event.key.name)
 

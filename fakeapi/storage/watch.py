@@ -102,6 +102,12 @@ def object_filter(labels: LabelSelector | None, fields: FieldSelector | None) ->
     return matches
 
 
+def _presented(event: Event, present: Callable[[bytes], bytes]) -> Event:
+    """A store event as a resource that serves another kind's stored objects sees it."""
+    previous = None if event.previous is None else present(event.previous)
+    return event._replace(data=present(event.data), previous=previous)
+
+
 class Change:
     """One store event as watchers see it: framed once for all, parsed only when some watcher filters."""
 
@@ -145,6 +151,8 @@ class WatchSpec:
     send_initial_events: bool | None
     allow_bookmarks: bool
     timeout: float
+    # the objects as the watched resource serves them, for one that serves another kind's stored objects
+    present: Callable[[bytes], bytes] | None = None
 
 
 class Watcher:
@@ -267,6 +275,7 @@ class WatchHub:
         change = Change(event)
         framed: bytes | None = None
         overflowed: list[Watcher] | None = None
+        presented: dict[Callable[[bytes], bytes], Change] = {}
         for watcher in watchers:
             spec = watcher.spec
             if spec.namespace is not None and spec.namespace != key.namespace:
@@ -275,7 +284,14 @@ class WatchHub:
                 continue
             if rv <= watcher.start_rv:  # a watch from a future version starts after it
                 continue
-            if watcher.table is None and spec.matches is None:
+            if spec.present is not None:
+                if spec.present not in presented:
+                    presented[spec.present] = Change(_presented(event, spec.present))
+                rendered = watcher.render(presented[spec.present])
+                if rendered is None:
+                    continue
+                data = rendered
+            elif watcher.table is None and spec.matches is None:
                 if framed is None:
                     framed = change.framed()
                 data = framed
@@ -415,6 +431,8 @@ class WatchHub:
         for key, data in self.store.items(spec.resource, spec.namespace):
             if spec.name is not None and key.name != spec.name:
                 continue
+            if spec.present is not None:
+                data = spec.present(data)
             if spec.matches is None and table is None:
                 out.append(b'{"type":"ADDED","object":' + data + b"}\n")
                 continue
@@ -436,7 +454,7 @@ class WatchHub:
                 continue
             if spec.name is not None and key.name != spec.name:
                 continue
-            data = probe.render(Change(event))
+            data = probe.render(Change(event if spec.present is None else _presented(event, spec.present)))
             if data is not None:
                 out.append(data)
         return out

@@ -176,6 +176,12 @@ COORDINATION_GROUP = {
     ],
 }
 COORDINATION_V1 = {"groupVersion": "coordination.k8s.io/v1", "version": "v1"}
+EVENTS_GROUP = {
+    "metadata": {"name": "events.k8s.io", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "events", "responseKind": {"group": "events.k8s.io", "version": "v1", "kind": "Event"},
+        "scope": "Namespaced", "singularResource": "event", "shortNames": ["ev"], "verbs": ALL_VERBS}]}],
+}
 
 
 
@@ -197,6 +203,7 @@ AGGREGATED_GROUPS = [
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
      ]}]},
     COORDINATION_GROUP,
+    EVENTS_GROUP,
 ]
 
 
@@ -243,7 +250,7 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
                                      "groups": [group_entry(AUTHN), group_entry(AUTHZ),
-                                                group_entry("coordination.k8s.io")]}
+                                                group_entry("coordination.k8s.io"), group_entry("events.k8s.io")]}
 
 
 @pytest.mark.parametrize("path", ["/apis/authorization.k8s.io", "/apis/authorization.k8s.io/"])
@@ -301,6 +308,7 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     paths = [
         "/api", "/api/v1", "/apis", "/apis/", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
         f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
     ]
