@@ -86,7 +86,7 @@ class Work:
             timer.cancel()
 
     def _fire(self, key: Hashable, step: Step) -> None:
-        del self._timers[key]
+        self._timers.pop(key, None)
         if not self.clock.frozen:
             self.soon(key, step)
             return
@@ -130,7 +130,7 @@ class Work:
             self.retry_later(key, step, error)
         else:
             if self._failures and self._failures.pop(key, None) is not None:
-                log.info("a simulation step that failed passed again")
+                log.info("simulation step%s passed again", _name(key))
 
     def retry_later(self, key: Hashable | None, step: Step, error: Exception) -> None:
         """Run a step that failed with `error` again later, under its key (a new one if None): a second, then
@@ -140,13 +140,17 @@ class Work:
         failures = self._failures[key] = self._failures.get(key, 0) + 1
         delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
         reason = error.message if isinstance(error, StatusError) else f"{type(error).__name__}: {error}"
-        step_name = f" {key}" if isinstance(key, tuple) else ""  # ("lease", "node-1"), say
         if isinstance(error, StatusError) and error.code < 500:  # a conflict, a fault rule's 4xx: routine
-            log.debug("simulation step%s failed (%s); trying it again in %gs", step_name, reason, delay)
+            log.debug("simulation step%s failed (%s); trying it again in %gs", _name(key), reason, delay)
         elif failures & (failures - 1) == 0:  # the 1st, 2nd, 4th, 8th... failure in a row
-            log.warning("simulation step%s failed (%s); trying it again in %gs", step_name, reason, delay,
+            log.warning("simulation step%s failed (%s); trying it again in %gs", _name(key), reason, delay,
                         exc_info=not isinstance(error, StatusError) and failures == 1)
         self.later(delay, step, key)
+
+
+def _name(key: Hashable) -> str:
+    """A step's key as the log shows it: ` ('lease', 'node-1')`, say (nothing for an unnamed one)."""
+    return f" {key}" if isinstance(key, tuple) else ""
 
 
 class _Key:

@@ -228,3 +228,16 @@ def test_pod_requests_follow_the_init_container_and_overhead_rules() -> None:
             "overhead": {"cpu": "10m"}}
     # sum 300m + sidecar 50m = 350m; init peak max(1000m, 500m + 50m); memory max(1Gi, 2Gi)
     assert pod_requests(spec) == {"cpu": 1010, "memory": 2 * 1024**3}
+
+
+def test_an_event_that_cannot_be_written_is_written_later_and_the_pod_bound_meanwhile(
+        scheduler: FakeAPIServer, core: Any) -> None:
+    add_node(core, "node-a")
+    rule = scheduler.inject(resource="events", verb="create", status=503, times=2, user_agent="kube-scheduler/*")
+    add_pod(core, "web")
+    assert core.read_namespaced_pod("web", "default").spec.node_name == "node-a"  # the binding went on
+    assert events_of(core, "web") == [] and rule.fired == 1
+    scheduler.clock.advance(1)  # retried a second later, then two seconds after that
+    assert events_of(core, "web") == [] and rule.fired == 2
+    scheduler.clock.advance(2)
+    assert events_of(core, "web") == [("Normal", "Scheduled", "Successfully assigned default/web to node-a")]
