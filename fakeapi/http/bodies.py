@@ -110,10 +110,11 @@ def _go_value(key: Any) -> str:
     return "<nil>" if key is None else str(key)
 
 
-async def read_patch(request: web.Request) -> tuple[str, Any]:
+async def read_patch(request: web.Request, accepted: tuple[str, ...] = PATCH_TYPES) -> tuple[str, Any]:
+    """A PATCH body of one of the `accepted` content types (custom resources take no strategic merge patch)."""
     kind = media_type(request)
-    if kind not in PATCH_TYPES:
-        raise unsupported(PATCH_TYPES)
+    if kind not in accepted:
+        raise unsupported(accepted)
     raw = await request.read()
     return kind, load_yaml(raw, _max_bytes(request)) if kind == APPLY_PATCH else parse_json(raw)
 

@@ -64,9 +64,11 @@ class OpenApiDocuments:
     """The documents of one server, built from what it serves when first asked for, and built again
     after the served kinds change."""
 
-    def __init__(self, served: Callable[[], list[ResourceInfo]], definitions: Definitions) -> None:
+    def __init__(self, served: Callable[[], list[ResourceInfo]], definitions: Definitions,
+                 published: Callable[[str], JSON | None] = lambda name: None) -> None:
         self._served = served
         self._definitions = definitions
+        self._published = published
         self._documents: dict[Path, Document] = {}
         self._built: dict[Path, JSON] | None = None
 
@@ -74,6 +76,11 @@ class OpenApiDocuments:
         """What is served changed: build the documents anew when next asked for."""
         self._built = None
         self._documents.clear()
+
+    def _lookup(self, name: str) -> JSON:
+        """A definition: one a served kind publishes (a custom resource's), else upstream's."""
+        published = self._published(name)
+        return published if published is not None else self._definitions.raw(name)
 
     @property
     def group_versions(self) -> list[str]:
@@ -83,8 +90,7 @@ class OpenApiDocuments:
         document = self._documents.get(relative)
         if document is None:
             if self._built is None:
-                self._built = build_documents(self._served(), self._definitions.raw,
-                                              self._definitions.kubernetes_version)
+                self._built = build_documents(self._served(), self._lookup, self._definitions.kubernetes_version)
             document = self._documents[relative] = Document.of(orjson.dumps(self._built[relative]), now)
         return document
 
@@ -224,7 +230,8 @@ async def openapi_v2(request: web.Request) -> web.Response:
 
 
 def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
-    documents = app[openapi_key] = OpenApiDocuments(lambda: served_resources(app), KUBERNETES_1_32)
+    kinds = app[api_key].kinds
+    documents = app[openapi_key] = OpenApiDocuments(lambda: served_resources(app), KUBERNETES_1_32, kinds.published)
     app[api_key].kinds.listen(documents.forget)
     # kube-openapi's handlers write the documents as they are: no pretty printing
     router.add_get("/openapi/v2", openapi_v2, negotiated=False)

@@ -121,6 +121,7 @@ class Kind:
     own_schema: CompiledSchema | None = None
     body_decoder: Callable[[bool], BodyDecoder] | None = None
     published: Mapping[str, JSON] = field(default_factory=dict)
+    strategic_merge_patch: bool = True  # custom resources have no strategic merge keys
     # warnings every request to this kind gets (a deprecated custom resource version)
     warnings: tuple[str, ...] = ()
 
