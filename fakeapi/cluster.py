@@ -13,6 +13,7 @@ from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
+from fakeapi.kinds.customresource.cel import rules_for
 from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
@@ -148,7 +149,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
     api.crd_controller = CustomResourceDefinitionController(
-        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp)
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
     api.store.subscribe(api.crd_controller.on_event)
     api.crd_controller.start()
     return api

@@ -3,6 +3,7 @@ names, establishes and serves them is fakeapi.controllers.crd."""
 
 from __future__ import annotations
 
+from fakeapi.kinds.customresourcedefinition.rules import compile_schema_rules
 from fakeapi.kinds.customresourcedefinition.schema import RuleCompiler
 from fakeapi.kinds.customresourcedefinition.strategy import (
     CustomResourceDefinitionStatusStrategy,
@@ -26,4 +27,4 @@ def custom_resource_definition_kind(compile_rules: RuleCompiler | None = None) -
     )
 
 
-CUSTOM_RESOURCE_DEFINITION = custom_resource_definition_kind()
+CUSTOM_RESOURCE_DEFINITION = custom_resource_definition_kind(compile_schema_rules)

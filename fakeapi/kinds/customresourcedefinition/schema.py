@@ -193,7 +193,8 @@ def _standard(s: JSON, path: str, walk: _Walk) -> list[FieldError]:
     if isinstance(s.get("items"), list):
         errors.append(fe.forbidden(f"{path}.items", "items must be a schema object and not an array"))
     if walk.inside_meta and s.get("x-kubernetes-embedded-resource") is True:
-        errors.append(fe.forbidden(f"{path}.x-kubernetes-embedded-resource", "must not be used inside of resource meta"))
+        errors.append(fe.forbidden(f"{path}.x-kubernetes-embedded-resource",
+                                   "must not be used inside of resource meta"))
     return errors
 
 

@@ -300,7 +300,7 @@ def validate_selectable_fields(fields: list[Any], schema: Any, path: str) -> lis
             errors.append(fe.required(at))
             continue
         if not valid_field_path(schema, json_path):
-            errors.append(fe.invalid(at, json_path, f"is an invalid path: does not refer to a valid field"))
+            errors.append(fe.invalid(at, json_path, "is an invalid path: does not refer to a valid field"))
             continue
         if json_path.startswith(".metadata"):
             errors.append(fe.invalid(at, json_path, "must not point to fields in metadata"))
