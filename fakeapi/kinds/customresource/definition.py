@@ -3,14 +3,10 @@ custom resources needs."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from typing import Any
 
 from fakeapi.machinery.types import JSON
-
-_KUBE_VERSION = re.compile(r"^v([1-9][0-9]*)(?:(alpha|beta)([1-9][0-9]*))?$")
-
 
 @dataclass(frozen=True)
 class Names:
@@ -61,17 +57,6 @@ def condition(crd: JSON, kind: str) -> JSON | None:
 def is_true(crd: JSON, kind: str) -> bool:
     found = condition(crd, kind)
     return found is not None and found.get("status") == "True"
-
-
-def version_priority(version: str) -> tuple[int, int, int, str]:
-    """Sort key of kube-aware version order (upstream's version.CompareKubeAwareVersionStrings), highest
-    first: v10, v2, v1, v11beta2, v10beta3, v3beta1, v12alpha1, v11alpha2, foo1, foo10."""
-    match = _KUBE_VERSION.match(version)
-    if match is None:
-        return (3, 0, 0, version)
-    major, stage, minor = match.groups()
-    rank = {None: 0, "beta": 1, "alpha": 2}[stage]
-    return (rank, -int(major), -int(minor or 0), "")
 
 
 def openapi_name(group: str, version: str, kind: str) -> str:

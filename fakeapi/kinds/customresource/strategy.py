@@ -226,7 +226,7 @@ def _not_a(kind: str, value: Any, path: str) -> str:
     go_types = {"integer": "int64", "number": "float64", "boolean": "bool", "string": "string",
                 "array": "[]interface {}", "object": "map[string]interface {}"}
     wanted = {"string": "string", "int64": "int64"}.get(kind, kind)
-    return f"{path.removeprefix('.')} accessor error: {_go_repr(value)} is of the type " \
+    return f"{path} accessor error: {_go_repr(value)} is of the type " \
            f"{go_types.get(json_type(value), 'interface {}')}, expected {wanted}"
 
 
