@@ -344,7 +344,8 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/apiextensions.k8s.io/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
+    assert list(body["paths"]) == ["api/v1", "apis/apiextensions.k8s.io/v1",
+                                   "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
                                    "apis/coordination.k8s.io/v1", "apis/events.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url

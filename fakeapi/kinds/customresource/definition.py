@@ -8,6 +8,7 @@ from typing import Any
 
 from fakeapi.machinery.types import JSON
 
+
 @dataclass(frozen=True)
 class Names:
     plural: str
