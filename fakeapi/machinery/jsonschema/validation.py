@@ -46,8 +46,12 @@ def _name(path: str) -> str:
     return path
 
 
-def _number(value: float) -> str:
-    return str(value) if isinstance(value, int) else go_float(value)
+def _bound(bound: float, value: float) -> str:
+    """A schema bound as kube-openapi prints it: an integer for integer data (its *Int errors), else Go's %v
+    of a float64 (1e+06)."""
+    if isinstance(value, int) and float(bound).is_integer():
+        return str(int(bound))
+    return go_float(float(bound))
 
 
 Errors = list[FieldError]
@@ -134,17 +138,19 @@ def _number_checks(node: Schema, value: float, path: str, prefix: str, errors: E
         quotient = value / node.multiple_of
         if not float(quotient).is_integer():
             errors.append(fe.invalid(at, value, f"{_name(path)} in {IN} should be a multiple of "
-                                              f"{_number(node.multiple_of)}"))
+                                              f"{_bound(node.multiple_of, value)}"))
     if node.maximum is not None:
         over = value >= node.maximum if node.exclusive_maximum else value > node.maximum
         if over:
             relation = "less than" if node.exclusive_maximum else "less than or equal to"
-            errors.append(fe.invalid(at, value, f"{_name(path)} in {IN} should be {relation} {_number(node.maximum)}"))
+            bound = _bound(node.maximum, value)
+            errors.append(fe.invalid(at, value, f"{_name(path)} in {IN} should be {relation} {bound}"))
     if node.minimum is not None:
         under = value <= node.minimum if node.exclusive_minimum else value < node.minimum
         if under:
             relation = "greater than" if node.exclusive_minimum else "greater than or equal to"
-            errors.append(fe.invalid(at, value, f"{_name(path)} in {IN} should be {relation} {_number(node.minimum)}"))
+            bound = _bound(node.minimum, value)
+            errors.append(fe.invalid(at, value, f"{_name(path)} in {IN} should be {relation} {bound}"))
 
 
 def _array(node: Schema, value: list[Any], path: str, prefix: str, errors: Errors) -> None:
