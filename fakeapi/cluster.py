@@ -7,11 +7,14 @@ from dataclasses import dataclass, field
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
+from fakeapi.kinds.customresource.cel import rules_for
+from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
 from fakeapi.kinds.kind import Kind
@@ -54,6 +57,7 @@ KINDS: tuple[Kind, ...] = (
     SECRET,
     SERVICE_ACCOUNT,
     EVENTS_V1_EVENT,
+    CUSTOM_RESOURCE_DEFINITION,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -81,6 +85,7 @@ class Api:
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
     restarted: bool = False  # the store came from a storage file that already held objects
     namespace_controller: NamespaceController = field(init=False)
+    crd_controller: CustomResourceDefinitionController = field(init=False)
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -143,6 +148,10 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     api.namespace_controller = NamespaceController(
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
+    api.crd_controller = CustomResourceDefinitionController(
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
+    api.store.subscribe(api.crd_controller.on_event)
+    api.crd_controller.start()
     return api
 
 

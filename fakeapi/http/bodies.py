@@ -18,7 +18,7 @@ import orjson
 from aiohttp import web
 
 from fakeapi.http.keys import config_key
-from fakeapi.machinery.decode import Decoder, parse_keeping_repeats
+from fakeapi.machinery.decode import BodyDecoder, parse_keeping_repeats
 from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.patch import APPLY_PATCH, PATCH_TYPES
@@ -61,7 +61,7 @@ async def read_object(request: web.Request) -> Any:
     raise unsupported(_BODY_TYPES)
 
 
-async def repeated_key_errors(request: web.Request, decoder: Decoder) -> list[str] | None:
+async def repeated_key_errors(request: web.Request, decoder: BodyDecoder) -> list[str] | None:
     """Upstream's strict decoding errors of a create or update body (read, and held to the limits,
     already) that repeats a key in an object: they replace the unknown fields the decode finds, in
     upstream's order. None when no key repeats, the usual case (then decode's unknown fields are all
@@ -124,10 +124,11 @@ def _go_value(key: Any) -> str:
     return "<nil>" if key is None else str(key)
 
 
-async def read_patch(request: web.Request) -> tuple[str, Any]:
+async def read_patch(request: web.Request, accepted: tuple[str, ...] = PATCH_TYPES) -> tuple[str, Any]:
+    """A PATCH body of one of the `accepted` content types (custom resources take no strategic merge patch)."""
     kind = media_type(request)
-    if kind not in PATCH_TYPES:
-        raise unsupported(PATCH_TYPES)
+    if kind not in accepted:
+        raise unsupported(accepted)
     raw = await request.read()
     return kind, await _load_yaml(request, raw) if kind == APPLY_PATCH else parse_json(raw)
 

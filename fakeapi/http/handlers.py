@@ -11,10 +11,10 @@ from fakeapi.http.largepatches import computed_ahead
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
 from fakeapi.http.pretty import indented
-from fakeapi.http.responses import json_response
+from fakeapi.http.responses import KIND_WARNINGS, json_response
 from fakeapi.http.versioninfo import VERSION
 from fakeapi.machinery.errors import MethodNotAllowed, UnsupportedMediaType
-from fakeapi.machinery.patch import APPLY_PATCH
+from fakeapi.machinery.patch import APPLY_PATCH, CUSTOM_RESOURCE_PATCH_TYPES, PATCH_TYPES
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
@@ -45,6 +45,8 @@ def _registry(request: web.Request) -> Registry:
     namespaced_path = "namespace" in request.match_info
     if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
         raise MethodNotAllowed.on_path()
+    if registry.kind.warnings:
+        request[KIND_WARNINGS] = registry.kind.warnings
     return registry
 
 
@@ -116,6 +118,11 @@ async def delete(request: web.Request) -> web.Response:
     return json_response(obj, status=202 if accepted else 200)
 
 
+def _patch_types(registry: Registry | ScaleRegistry) -> tuple[str, ...]:
+    kind = registry.objects.kind if isinstance(registry, ScaleRegistry) else registry.kind
+    return PATCH_TYPES if kind.strategic_merge_patch else CUSTOM_RESOURCE_PATCH_TYPES
+
+
 def success_status(resource: str, group: str, deleted: JSON) -> JSON:
     """What upstream answers for a finished delete of a resource that does not return the object."""
     meta = deleted.get("metadata", {})
@@ -161,7 +168,7 @@ async def _write_options(request: web.Request, registry: Registry | ScaleRegistr
 
 
 async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> web.Response:
-    content_type, patch_body = await read_patch(request)
+    content_type, patch_body = await read_patch(request, _patch_types(registry))
     name = request.match_info["name"]
     if content_type == APPLY_PATCH:
         from fakeapi.registry.apply import server_side_apply

@@ -191,7 +191,20 @@ def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
 
 
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
+APIEXTENSIONS = "apiextensions.k8s.io"
+APIEXTENSIONS_GROUP = {
+    "metadata": {"name": APIEXTENSIONS, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "customresourcedefinitions",
+        "responseKind": {"group": APIEXTENSIONS, "version": "v1", "kind": "CustomResourceDefinition"},
+        "scope": "Cluster", "singularResource": "customresourcedefinition", "shortNames": ["crd", "crds"],
+        "categories": ["api-extensions"], "verbs": ALL_VERBS,
+        "subresources": [{"subresource": "status", "verbs": ["get", "patch", "update"],
+                          "responseKind": {"group": APIEXTENSIONS, "version": "v1",
+                                           "kind": "CustomResourceDefinition"}}]}]}],
+}
 AGGREGATED_GROUPS = [
+    APIEXTENSIONS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
                    "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview"),
@@ -249,7 +262,7 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry(AUTHN), group_entry(AUTHZ),
+                                     "groups": [group_entry(APIEXTENSIONS), group_entry(AUTHN), group_entry(AUTHZ),
                                                 group_entry("coordination.k8s.io"), group_entry("events.k8s.io")]}
 
 
@@ -306,7 +319,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
+        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
+        f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
         f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
         "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",

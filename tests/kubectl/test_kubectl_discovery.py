@@ -43,6 +43,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["pods", "po", "v1", "true", "Pod"],
         ["secrets", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1", "false", "CustomResourceDefinition"],
         ["selfsubjectreviews", "authentication.k8s.io/v1", "false", "SelfSubjectReview"],
         ["tokenreviews", "authentication.k8s.io/v1", "false", "TokenReview"],
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
