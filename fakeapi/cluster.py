@@ -132,7 +132,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     cannot be used)."""
     clock = clock or Clock()
     journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
-    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal)
+    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal, config.watch_history_bytes)
     restarted_at = store.resource_version  # 0 for a new store
     seed: int | str | None = config.seed
     if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again

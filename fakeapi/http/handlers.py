@@ -7,6 +7,7 @@ from aiohttp import web
 from fakeapi.cluster import Api
 from fakeapi.http.bodies import read_object, read_optional_json, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
+from fakeapi.http.largepatches import computed_ahead
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
 from fakeapi.http.pretty import indented
@@ -181,5 +182,7 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
     from fakeapi.registry.patchers import patcher_for  # the patch machinery loads on the first PATCH
 
     patcher = patcher_for(content_type, registry.patch_tree, options.field_validation)
+    patcher = await computed_ahead(registry, _namespace(request), name, patcher, patch_body,
+                                   len(await request.read()))
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(patched, warnings=options.warnings)
