@@ -3,10 +3,13 @@ over the objects of its storage file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from fakeapi.cluster import build_api
+from fakeapi.cluster import Api, build_api
 from fakeapi.config import ServerConfig
 from fakeapi.http import discovery, handlers
 from fakeapi.http.authentication import add_warning
@@ -21,12 +24,12 @@ from fakeapi.http.keys import (
     api_key,
     config_key,
     containers_key,
+    create_only_key,
     deadlines_key,
     faults_key,
     inflight_key,
     kubelets_key,
     request_log_key,
-    served_key,
     state_followers_key,
     watch_hub_key,
     watch_writer_key,
@@ -37,6 +40,7 @@ from fakeapi.http.podlogs import pod_log
 from fakeapi.http.portforward import pod_portforward
 from fakeapi.http.remotecommand import pod_attach, pod_exec
 from fakeapi.http.requestlog import RequestLog
+from fakeapi.http.responses import add_kind_warnings
 from fakeapi.http.reviews import REVIEW_HANDLERS
 from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths, CreateOnly
 from fakeapi.http.watchstream import WatchWriter
@@ -66,7 +70,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[request_log_key] = RequestLog(config.request_log, config.request_log_bytes)
     app[inflight_key] = InFlight(config.max_requests_inflight, config.max_mutating_requests_inflight)
     app[deadlines_key] = Deadlines(config.request_timeout)
-    app[served_key] = [registry.info for registry in api.resources.values()] + [info for info, _ in CREATE_ONLY]
+    app[create_only_key] = [info for info, _ in CREATE_ONLY]
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
     app[containers_key] = Containers(api)
@@ -74,6 +78,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app.on_shutdown.append(_end_watches)
     if config.authentication.tokens is not None:
         app.on_response_prepare.append(add_warning)
+    app.on_response_prepare.append(add_kind_warnings)
     simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation, app[containers_key])
     app[simulation_key] = simulation
     app[kubelets_key] = simulation
@@ -121,10 +126,7 @@ def setup_routes(app: web.Application, router: GuardedRouter) -> None:
         router.add_get(path, handler)
         router.add_get(path + "/", handler)
     setup_openapi_routes(app, router)
-    api = app[api_key]
-    written = frozenset((registry.info.group, resource, subresource)
-                        for (resource, subresource), registry in api.subresources.items())
-    api_handlers = _api_handlers(router, written)
+    api_handlers = _api_handlers(router, partial(_serves_subresource, app[api_key]))
     router.register_resource(ApiPaths(CORE_PREFIX, api_handlers))
     router.register_resource(ApiPaths(GROUPS_PREFIX, api_handlers))
 
@@ -133,7 +135,14 @@ async def _not_found(request: web.Request) -> web.StreamResponse:
     raise NotFound.path()
 
 
-def _api_handlers(router: GuardedRouter, written: frozenset[tuple[str, str, str]]) -> ApiHandlers:
+def _serves_subresource(api: Api, group: str, version: str, resource: str, subresource: str) -> bool:
+    """Whether a kind serves the subresource written like its object (status) or its scale."""
+    if subresource == "scale":
+        return api.kinds.scale(resource, group, version) is not None
+    return api.kinds.subresource(resource, subresource, group, version) is not None
+
+
+def _api_handlers(router: GuardedRouter, serves_subresource: Callable[[str, str, str, str], bool]) -> ApiHandlers:
     """Every handler of the group-version paths, guarded."""
     guard = router.guard
     streaming = {("", "pods", "exec"): pod_exec, ("", "pods", "attach"): pod_attach,
@@ -154,7 +163,7 @@ def _api_handlers(router: GuardedRouter, written: frozenset[tuple[str, str, str]
                               ("", "pods", "log"): {"GET": guard(pod_log)},
                               **{path: {"GET": guard(handler), "POST": guard(handler)}
                                  for path, handler in streaming.items()}},
-        written_subresources=written,
+        serves_subresource=serves_subresource,
         not_found=guard(_not_found),
         create_only={(info.group, info.resource): CreateOnly(info.namespaced, guard(handler))
                      for info, handler in CREATE_ONLY},

@@ -7,12 +7,16 @@ from dataclasses import dataclass, field
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
+from fakeapi.kinds.customresource.cel import rules_for
+from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.event import EVENT
+from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
@@ -26,6 +30,7 @@ from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
+    Admission,
     PluginFactory,
     build_admission,
     defaulttolerationseconds,
@@ -35,7 +40,9 @@ from fakeapi.registry.admission import (
     taintnodesbycondition,
 )
 from fakeapi.registry.generic import Registry
+from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
+from fakeapi.registry.scale import ScaleRegistry
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
@@ -49,6 +56,8 @@ KINDS: tuple[Kind, ...] = (
     CONFIG_MAP,
     SECRET,
     SERVICE_ACCOUNT,
+    EVENTS_V1_EVENT,
+    CUSTOM_RESOURCE_DEFINITION,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -71,11 +80,18 @@ class Api:
     clock: Clock
     ids: IdSource
     event_ttl: EventTTL  # expires events an hour after their last write
-    resources: dict[str, Registry] = field(default_factory=dict)
-    subresources: dict[tuple[str, str], Registry] = field(default_factory=dict)
+    admission: Admission = field(init=False)  # reads other objects through the API: made after it
+    kinds: KindRegistry = field(init=False)  # what is served, changeable while the server runs
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
     restarted: bool = False  # the store came from a storage file that already held objects
     namespace_controller: NamespaceController = field(init=False)
+    crd_controller: CustomResourceDefinitionController = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.kinds = KindRegistry(self._registry_for)
+
+    def _registry_for(self, kind: Kind) -> Registry:
+        return Registry(self.store, kind, self.clock, self.ids, self.admission)
 
     def start(self) -> None:
         """On the event loop, before serving: resume what the controllers left when a durable store's
@@ -83,22 +99,32 @@ class Api:
         self.namespace_controller.resume()
 
     def registry(self, resource: str, group: str = "", version: str = "v1") -> Registry:
-        return _served(self.resources.get(resource), group, version)
+        """The registry of a served resource, or the 404 of a path nothing serves."""
+        registry = self.kinds.get(resource, group, version)
+        if registry is None:
+            raise NotFound.path()
+        return registry
 
     def subresource(self, resource: str, subresource: str, group: str = "", version: str = "v1") -> Registry:
-        return _served(self.subresources.get((resource, subresource)), group, version)
+        registry = self.kinds.subresource(resource, subresource, group, version)
+        if registry is None:
+            raise NotFound.path()
+        return registry
+
+    def scale(self, resource: str, group: str = "", version: str = "v1") -> ScaleRegistry:
+        scale = self.kinds.scale(resource, group, version)
+        if scale is None:
+            raise NotFound.path()
+        return scale
 
     def find(self, resource: str, namespace: str, name: str) -> JSON | None:
-        """An object by resource, or None: how admission plugins read other objects."""
-        registry = self.resources.get(resource)
+        """A core object by resource, or None: how admission plugins read other objects."""
+        registry = self.kinds.get(resource)
         return registry.find(namespace, name) if registry is not None else None
 
-
-def _served(registry: Registry | None, group: str, version: str) -> Registry:
-    """The registry if it serves this group version, else the 404 of a path nothing serves."""
-    if registry is None or registry.info.group != group or registry.info.version != version:
-        raise NotFound.path()
-    return registry
+    def stored_registries(self) -> list[Registry]:
+        """One registry per stored resource: those that serve another kind's objects are left out."""
+        return [registry for registry in self.kinds.registries() if registry.conversion is None]
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
@@ -106,36 +132,36 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     cannot be used)."""
     clock = clock or Clock()
     journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
-    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal)
+    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal, config.watch_history_bytes)
     restarted_at = store.resource_version  # 0 for a new store
     seed: int | str | None = config.seed
     if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again
         seed = f"{seed}@{restarted_at}"
     api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at))
+    api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)
-    admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     for kind in KINDS:
-        registry = Registry(api.store, kind, api.clock, api.ids, admission)
-        assert kind.info.resource not in api.resources, f"{kind.info.resource} is registered twice"
-        api.resources[kind.info.resource] = registry
-        for name in kind.subresource_strategies:
-            api.subresources[(kind.info.resource, name)] = registry.subresource(name)
+        api.kinds.add(kind)
     start_namespace_content_controllers(api)
     seed_namespaces(api)
     api.namespace_controller = NamespaceController(
-        api.resources["namespaces"], lambda: [r for r in api.resources.values() if r.info.namespaced])
+        api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
+    api.crd_controller = CustomResourceDefinitionController(
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
+    api.store.subscribe(api.crd_controller.on_event)
+    api.crd_controller.start()
     return api
 
 
 def start_namespace_content_controllers(api: Api) -> None:
     """The controllers that fill every namespace: its `default` ServiceAccount and `kube-root-ca.crt`. They
     go through the namespaces a restarted server has, as upstream's do when they start."""
-    namespaces = api.resources["namespaces"]
+    namespaces = api.registry("namespaces")
     stored = [orjson.loads(data)["metadata"]["name"] for data in namespaces.list_all()]
-    for controller in (ServiceAccountsController(namespaces, api.resources["serviceaccounts"]),
-                       RootCACertPublisher(namespaces, api.resources["configmaps"])):
+    for controller in (ServiceAccountsController(namespaces, api.registry("serviceaccounts")),
+                       RootCACertPublisher(namespaces, api.registry("configmaps"))):
         api.store.subscribe(controller.on_event)
         for name in stored:
             controller.sync(name)
@@ -144,7 +170,7 @@ def start_namespace_content_controllers(api: Api) -> None:
 def seed_namespaces(api: Api) -> None:
     """The initial namespaces that are missing (all of them in a new store), as upstream's system
     namespaces controller creates them when the apiserver starts."""
-    namespaces = api.resources["namespaces"]
+    namespaces = api.registry("namespaces")
     for name in INITIAL_NAMESPACES:
         if namespaces.find("", name) is None:
             namespaces.create("", {"metadata": {"name": name}}, WriteOptions())

@@ -57,7 +57,7 @@ def _names_file(text: str) -> bool:
 
 
 def registry_for_kind(api: Api, api_version: str, kind: str) -> Registry:
-    for registry in api.resources.values():
+    for registry in api.kinds.registries():
         if registry.info.kind == kind and api_version in (registry.info.api_version, ""):
             return registry
     raise BadRequest(f'no matches for kind "{kind}" in version "{api_version}"')
@@ -95,7 +95,8 @@ def seed_one(api: Api, obj: JSON) -> JSON:
             meta.pop("uid", None)  # the object made here keeps its own
         return copy_json(registry.update(namespace, name, body, WriteOptions()))  # type: ignore[no-any-return]
     created = registry.create(namespace, body, WriteOptions())
-    status_registry = api.subresources.get((registry.info.resource, "status"))
+    info = registry.info
+    status_registry = api.kinds.subresource(info.resource, "status", info.group, info.version)
     if status and status_registry is not None:
         created["status"] = {**(created.get("status") or {}), **status}
         created = status_registry.update(namespace, created["metadata"]["name"], created, WriteOptions())

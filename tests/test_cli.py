@@ -250,13 +250,6 @@ def test_a_rejected_flag_exits_2_with_usage_and_no_traceback() -> None:
                                             "give 0 or more")
 
 
-def test_openapi_without_apispec_names_the_extra_to_install() -> None:
-    blocked = "import sys; sys.modules['apispec'] = None; from fakeapi.cli import main; sys.exit(main(['openapi']))"
-    done = subprocess.run([sys.executable, "-c", blocked], capture_output=True, text=True, timeout=SECONDS)
-    assert_one_line_failure(done, "fakeapi: `fakeapi openapi` needs apispec; install it with "
-                                  "pip install 'fakeapi-k8s[openapi]'")
-
-
 def test_openapi_to_an_unwritable_folder_is_one_line(tmp_path: Path) -> None:
     (tmp_path / "file").write_text("")
     output = tmp_path / "file" / "openapi"

@@ -3,29 +3,35 @@
 from __future__ import annotations
 
 import json
-import shutil
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 import pytest
 
+from fakeapi.app import create_app
 from fakeapi.cli import main
-from fakeapi.http.openapi import OpenApiDocuments, go_rfc1123
+from fakeapi.http.keys import api_key
+from fakeapi.http.openapi import go_rfc1123, openapi_key, served_documents
+from fakeapi.kinds.lease import LEASE
 from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, v3_document
-from fakeapi.openapi.build import build_documents, render, stale_documents
+from fakeapi.openapi.build import render, stale_documents
 
 V3_DOCUMENT = v3_document("api/v1")
 V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
 COORDINATION = json.loads((DOCUMENTS_DIR / v3_document("apis/coordination.k8s.io/v1")).read_text())
+EVENTS = json.loads((DOCUMENTS_DIR / v3_document("apis/events.k8s.io/v1")).read_text())
+APIEXTENSIONS = json.loads((DOCUMENTS_DIR / v3_document("apis/apiextensions.k8s.io/v1")).read_text())
 V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())
 SCHEMAS = V3["components"]["schemas"]
 KINDS = ("Pod", "Namespace", "Event", "Node", "Binding")
 
 
 def test_committed_documents_are_what_the_schemas_generate() -> None:
-    stale = stale_documents()
+    stale = stale_documents(served_documents(create_app()), DOCUMENTS_DIR)
     assert stale == [], f"run `fakeapi openapi` to regenerate {stale}"
 
 
@@ -33,7 +39,7 @@ def test_openapi_check_command_fails_when_a_committed_file_differs(tmp_path: Pat
     assert main(["openapi", "--output-dir", str(tmp_path)]) == 0
     assert main(["openapi", "--output-dir", str(tmp_path), "--check"]) == 0
     written = tmp_path / V3_DOCUMENT
-    assert written.read_text() == render(build_documents()[V3_DOCUMENT])
+    assert written.read_text() == render(served_documents(create_app())[V3_DOCUMENT])
     written.write_text(written.read_text().replace("Pod", "Pdo", 1))
     assert main(["openapi", "--output-dir", str(tmp_path), "--check"]) == 1
     (tmp_path / V2_DOCUMENT).unlink()
@@ -122,7 +128,8 @@ def test_paths_cover_every_served_endpoint() -> None:
     reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1/tokenreviews", *(
         f"/apis/authorization.k8s.io/v1/{resource}"
         for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"))}
-    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | reviews
+    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | set(EVENTS["paths"]) | reviews | set(
+        APIEXTENSIONS["paths"])
     for group_version in ("apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1"):
         document = json.loads((DOCUMENTS_DIR / v3_document(group_version)).read_text())
         assert set(document["paths"]) == {path for path in reviews if path.startswith("/" + group_version)}
@@ -245,7 +252,7 @@ def test_deleting_an_event_is_documented_to_answer_a_status_and_a_pod_the_pod() 
 def refs(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in node.items():
-            if key == "$ref":
+            if key == "$ref" and isinstance(value, str):  # (JSONSchemaProps has a property named $ref)
                 yield value
             else:
                 yield from refs(value)
@@ -271,7 +278,8 @@ def test_every_reference_resolves(document: dict[str, Any], prefix: str, section
 @pytest.mark.parametrize("kind", [*KINDS, "PodList", "EventList", "NodeList", "Status", "DeleteOptions"])
 def test_kinds_carry_their_group_version_kind(kind: str) -> None:
     name = next(name for name in SCHEMAS if name.endswith(f".{kind}"))
-    assert SCHEMAS[name]["x-kubernetes-group-version-kind"] == [{"group": "", "version": "v1", "kind": kind}]
+    # (upstream lists DeleteOptions under every group version; the core one first)
+    assert SCHEMAS[name]["x-kubernetes-group-version-kind"][0] == {"group": "", "version": "v1", "kind": kind}
 
 
 def test_component_names_are_upstreams() -> None:
@@ -293,7 +301,8 @@ def test_list_keys_and_patch_strategies_are_carried_for_strategic_merge() -> Non
     assert containers["x-kubernetes-patch-strategy"] == "merge"
     assert containers["x-kubernetes-list-type"] == "map"
     assert containers["x-kubernetes-list-map-keys"] == ["name"]
-    assert containers["items"] == {"$ref": "#/components/schemas/io.k8s.api.core.v1.Container"}
+    assert containers["items"] == {"allOf": [{"$ref": "#/components/schemas/io.k8s.api.core.v1.Container"}],
+                                   "default": {}}
     assert "containers" in SCHEMAS["io.k8s.api.core.v1.PodSpec"]["required"]
     finalizers = SCHEMAS["io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"]["properties"]["finalizers"]
     assert finalizers["x-kubernetes-list-type"] == "set"
@@ -335,8 +344,9 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
-                                   "apis/coordination.k8s.io/v1"]
+    assert list(body["paths"]) == ["api/v1", "apis/apiextensions.k8s.io/v1",
+                                   "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
+                                   "apis/coordination.k8s.io/v1", "apis/events.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 
@@ -442,15 +452,18 @@ async def test_v2_is_served_as_json_and_its_protobuf_form_as_a_bare_document(cli
     assert (refused.status, await refused.read()) == (406, b"")
 
 
-def test_the_hash_changes_when_the_document_does(tmp_path: Path) -> None:
+def test_the_documents_and_their_hash_change_when_a_kind_is_added() -> None:
     now = datetime(2025, 1, 1, tzinfo=UTC)
-    shutil.copytree(DOCUMENTS_DIR / "v3", tmp_path / "v3")
-    before = OpenApiDocuments(["api/v1"], tmp_path).v3_discovery(now).body
-    changed = tmp_path / V3_DOCUMENT
-    changed.write_text(changed.read_text().replace('"v1.32.0"', '"v1.32.1"'))
-    after = OpenApiDocuments(["api/v1"], tmp_path).v3_discovery(now).body
+    app = create_app()
+    documents = app[openapi_key]
+    before = documents.v3_discovery(now).body
+    assert documents.v3_discovery(now).body == before
+    app[api_key].kinds.add(replace(LEASE, info=replace(LEASE.info, group="example.com")))
+    after = documents.v3_discovery(now).body
     assert before != after
-    assert OpenApiDocuments(["api/v1"], tmp_path).v3_discovery(now).body == after
+    assert "apis/example.com/v1" in orjson.loads(after)["paths"]
+    document = orjson.loads(documents.get(v3_document("apis/example.com/v1"), now).body)
+    assert "/apis/example.com/v1/namespaces/{namespace}/leases" in document["paths"]
 
 
 def test_expires_is_written_in_gos_rfc1123_layout() -> None:

@@ -12,7 +12,8 @@ from fakeapi.registry.binding import SUCCESS, bind_pod, decode_binding
 from fakeapi.registry.options import WriteOptions
 
 # upstream lists `bindings` (create only) beside pods/binding; neither is stored
-BINDINGS = ResourceInfo("bindings", "Binding", namespaced=True, singular="binding", verbs=("create",))
+BINDINGS = ResourceInfo("bindings", "Binding", namespaced=True, singular="binding", verbs=("create",),
+                        definition="io.k8s.api.core.v1.Binding")
 
 
 async def create_binding(request: web.Request) -> web.Response:

@@ -20,11 +20,12 @@ from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
 from fakeapi.http.health import health_paths
-from fakeapi.http.keys import served_key
 from fakeapi.http.pretty import indented
+from fakeapi.http.served import served_resources
 from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
 from fakeapi.machinery.errors import NotAcceptable, NotFound
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.versions import version_priority
 
 AGGREGATED_GROUP = "apidiscovery.k8s.io"
 AGGREGATED_KIND = "APIGroupDiscoveryList"
@@ -103,6 +104,8 @@ def group_versions(infos: Iterable[ResourceInfo]) -> dict[str, list[str]]:
             versions = groups.setdefault(info.group, [])
             if info.version not in versions:
                 versions.append(info.version)
+    for versions in groups.values():
+        versions.sort(key=version_priority)  # the preferred version first
     return groups
 
 
@@ -238,7 +241,7 @@ def root_path_list(infos: Iterable[ResourceInfo], health_paths: Iterable[str]) -
 
 
 def _infos(request: web.Request) -> list[ResourceInfo]:
-    return request.app[served_key]
+    return served_resources(request.app)
 
 
 def _encode(body: JSON, media_type: str) -> bytes:

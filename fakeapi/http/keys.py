@@ -24,7 +24,8 @@ faults_key = web.AppKey("faults", Faults)  # fault rules and the faults they fir
 request_log_key = web.AppKey("request_log", RequestLog)  # what clients sent, and what they got
 inflight_key = web.AppKey("inflight", InFlight)  # the requests being handled, against their limits
 deadlines_key = web.AppKey("deadlines", Deadlines)  # when each request being handled must be done
-served_key = web.AppKey("served", list[ResourceInfo])  # every resource discovery lists, stored or not
+# the resources only ever created, never stored (reviews, bindings): served beside the kinds
+create_only_key = web.AppKey("create_only", list[ResourceInfo])
 containers_key = web.AppKey("containers", Containers)  # what runs in containers: exec, files, port targets
 
 

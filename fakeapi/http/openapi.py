@@ -1,4 +1,5 @@
-"""Serving the committed OpenAPI documents as kube-openapi's handlers do (handler3 for v3, handler for v2).
+"""Serving the OpenAPI documents of what the server serves as kube-openapi's handlers do (handler3 for v3,
+handler for v2).
 
 * `/openapi/v3` lists each group version with a `serverRelativeURL` whose `hash` is the document's ETag
   (sha512, upper-case hex), so a changed document gets a new URL;
@@ -13,6 +14,7 @@
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 from email.utils import format_datetime, parsedate_to_datetime
@@ -23,8 +25,13 @@ from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key, served_key
-from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, v3_document, v3_group_version
+from fakeapi.http.keys import api_key
+from fakeapi.http.served import served_resources
+from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.machinery.schema.definitions import KUBERNETES_1_32, Definitions
+from fakeapi.machinery.types import JSON
+from fakeapi.openapi import V2_DOCUMENT, v3_document, v3_group_version
+from fakeapi.openapi.build import Memo, build_documents
 
 JSON_TYPE = "application/json"
 # kube-openapi's protobuf forms of /openapi/v2: both are answered with the second as Content-Type
@@ -54,20 +61,68 @@ class Document:
 
 
 class OpenApiDocuments:
-    """The committed documents of one server, read and hashed on first use."""
+    """The documents of one server, built from what it serves when first asked for, and built again
+    after the served kinds change."""
 
-    def __init__(self, group_versions: list[str], directory: Path = DOCUMENTS_DIR) -> None:
-        self.group_versions = group_versions  # as /openapi/v3 names them: api/v1, apis/{group}/{version}
-        self._directory = directory
+    def __init__(self, served: Callable[[], list[ResourceInfo]], definitions: Definitions,
+                 published: Callable[[str], JSON | None] = lambda name: None) -> None:
+        self._served = served
+        self._definitions = definitions
+        self._published = published
         self._documents: dict[Path, Document] = {}
+        self._built: dict[Path, JSON] | None = None
+        # a group version's document by what it was built from, so a change (a CRD added) rebuilds only the
+        # documents of the group versions it changed
+        self._previous: dict[Path, tuple[bytes, Document]] = {}
+        self._sources: dict[Path, bytes] = {}
+        self._memo: Memo = {}  # upstream's definitions as published, built once
+
+    def forget(self) -> None:
+        """What is served changed: build the documents anew when next asked for."""
+        self._built = None
+        for relative, document in self._documents.items():
+            source = self._sources.get(relative)
+            if source is not None:
+                self._previous[relative] = (source, document)
+        self._documents.clear()
+
+    def _fixed(self, name: str) -> bool:
+        """Whether a definition is upstream's (never changes) rather than one a served kind publishes."""
+        return self._published(name) is None
+
+    def _lookup(self, name: str) -> JSON:
+        """A definition: one a served kind publishes (a custom resource's), else upstream's."""
+        published = self._published(name)
+        return published if published is not None else self._definitions.raw(name)
+
+    @property
+    def group_versions(self) -> list[str]:
+        return sorted({v3_group_version(info.group, info.version) for info in self._served()})
 
     def get(self, relative: Path, now: datetime) -> Document:
         document = self._documents.get(relative)
         if document is None:
-            # served compact, as upstream marshals it; the committed file is indented for review
-            body = orjson.dumps(orjson.loads((self._directory / relative).read_bytes()))
-            document = self._documents[relative] = Document.of(body, now)
+            source = self._source(relative)
+            previous = self._previous.get(relative)
+            if previous is not None and previous[0] == source:
+                document = previous[1]
+            else:
+                if self._built is None:
+                    self._built = {}
+                if relative not in self._built:
+                    self._built.update(build_documents(self._served(), self._lookup,
+                                                       self._definitions.kubernetes_version, only=relative,
+                                                       memo=self._memo, fixed=self._fixed))
+                document = Document.of(orjson.dumps(self._built[relative]), now)
+            self._documents[relative] = document
+            self._sources[relative] = source
         return document
+
+    def _source(self, relative: Path) -> bytes:
+        """What a v3 document is built from: its resources and the definitions they publish (v2: everything)."""
+        infos = [info for info in self._served()
+                 if relative == V2_DOCUMENT or v3_document(v3_group_version(info.group, info.version)) == relative]
+        return orjson.dumps([[repr(info), self._published(info.definition)] for info in infos])
 
     def v3_discovery(self, now: datetime) -> Document:
         documents = {group_version: self.get(v3_document(group_version), now)
@@ -79,6 +134,11 @@ class OpenApiDocuments:
 
 
 openapi_key = web.AppKey("openapi", OpenApiDocuments)
+
+
+def served_documents(app: web.Application) -> dict[Path, JSON]:
+    """Every document the server serves now, by its path under the committed documents' directory."""
+    return build_documents(served_resources(app), KUBERNETES_1_32.raw, KUBERNETES_1_32.kubernetes_version)
 
 
 def _server_relative_url(group_version: str, etag: str) -> str:
@@ -200,8 +260,9 @@ async def openapi_v2(request: web.Request) -> web.Response:
 
 
 def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
-    served = sorted({v3_group_version(info.group, info.version) for info in app[served_key]})
-    app[openapi_key] = OpenApiDocuments(served)
+    kinds = app[api_key].kinds
+    documents = app[openapi_key] = OpenApiDocuments(lambda: served_resources(app), KUBERNETES_1_32, kinds.published)
+    app[api_key].kinds.listen(documents.forget)
     # kube-openapi's handlers write the documents as they are: no pretty printing
     router.add_get("/openapi/v2", openapi_v2, negotiated=False)
     router.add_get("/openapi/v3", openapi_v3_root, negotiated=False)

@@ -10,7 +10,7 @@ the path's segments once, as upstream's RequestInfoFactory does, and picks the h
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -43,9 +43,9 @@ class ApiHandlers:
     watch_object: Handler
     # subresources with handlers of their own (pods/binding, pods/log), by (group, resource, subresource)
     special_subresources: Mapping[tuple[str, str, str], Methods] = field(default_factory=dict)
-    # the subresources `subresource` serves, by (group, resource, subresource); any other is 404 whatever
-    # the method, as upstream answers a path nothing serves
-    written_subresources: frozenset[tuple[str, str, str]] = frozenset()
+    # whether `subresource` serves a subresource, by (group, version, resource, subresource) (kinds come and
+    # go); any other is 404 whatever the method, as upstream answers a path nothing serves
+    serves_subresource: Callable[[str, str, str, str], bool] | None = None
     not_found: Handler | None = None
     # create-only resources that are not stored (bindings, selfsubjectaccessreviews...), by (group, resource)
     create_only: Mapping[tuple[str, str], CreateOnly] = field(default_factory=dict)
@@ -149,7 +149,8 @@ class ApiPaths(_CodedResource):
         methods = handlers.special_subresources.get(special)
         if methods is not None:
             return methods
-        if special in handlers.written_subresources or handlers.not_found is None:
+        serves = handlers.serves_subresource
+        if serves is None or handlers.not_found is None or serves(match["group"], match["version"], *special[1:]):
             return handlers.subresource
         return {ANY_METHOD: handlers.not_found}
 

@@ -10,17 +10,16 @@ strategy runs:
   the caller turns these into a 400 (Strict), `Warning` headers (Warn) or nothing (Ignore);
 * `null` means absent, as Go leaves a nil pointer / zero value that is omitted on output; a `null`
   list element or map value becomes the Go zero value, since dropping it would shift or lose entries;
-* the result is what Go's encoding/json writes for the decoded structs (`fakeapi.machinery.schemas.
-  gofields`): empty omitempty values are dropped and fields Go always writes are there, unset ones as
+* the result is what Go's encoding/json writes for the decoded structs (`fakeapi.machinery.schema.
+  structural.GoField`): empty omitempty values are dropped and fields Go always writes are there, unset ones as
   their zero value (`resources: {}`, `lastProbeTime: null`, `port: 0`), so validation sees the zero
   values upstream validates and the stored object is the one upstream stores. A `partial` decode (an
   apply configuration, which upstream never decodes into structs) keeps the body's fields as they are;
 * quantities and times are checked as apimachinery parses them; JSON numbers in quantities become
   strings and times are rewritten as upstream writes them back (UTC; seconds, or microseconds).
 
-A `Decoder` walks a plan compiled from the marshmallow declared fields (`decode_plan`), so the
-schemas stay the single source of truth (`Schema.load` is much slower, see docs/performance.md, and its
-errors do not look like upstream's).
+A `Decoder` walks a plan compiled from the kind's schema (`structural_plan`), which is compiled from
+upstream's OpenAPI definitions (`fakeapi.machinery.schema`).
 
 Repeated keys never reach `decode` (JSON parsers keep the last one): `parse_keeping_repeats` re-reads
 a body with the stdlib parser, and `Decoder.strict_errors` reports its duplicate and unknown fields in
@@ -34,30 +33,25 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
-from marshmallow import Schema, fields
 
 from fakeapi.machinery import gobase64
 from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.gotime import canonical_time
 from fakeapi.machinery.jsonvalues import copy_json, json_type_name
-from fakeapi.machinery.schemas.base import (
-    QUANTITY_FORMAT_ERROR,
-    BytesMap,
-    FreeForm,
-    Int32,
-    IntOrString,
-    MicroTime,
-    Quantity,
-    ResourceList,
-    StringMap,
-    Time,
-    canonical_time,
-    number_text,
-    quantity_error,
+from fakeapi.machinery.quantity import FORMAT_ERROR as QUANTITY_FORMAT_ERROR
+from fakeapi.machinery.quantity import number_text, quantity_error
+from fakeapi.machinery.schema.structural import (
+    FIELDS_V1,
+    INT_OR_STRING,
+    MICRO_TIME,
+    QUANTITY,
+    RAW_EXTENSION,
+    TIME,
+    Structural,
 )
-from fakeapi.machinery.schemas.gofields import go_field, nested_class, zero_json
 from fakeapi.machinery.types import JSON
 
 _STR, _BOOL, _INT32, _INT64, _FLOAT, _QUANTITY, _INTSTR, _TIME, _MICROTIME = range(9)
@@ -68,6 +62,15 @@ _INT32_LIMIT = 1 << 31
 _INT64_LIMIT = 1 << 63
 # the Go zero value a `null` list element or map value decodes to
 _ZERO: dict[int, Any] = {_STR: "", _BOOL: False, _INT32: 0, _INT64: 0, _FLOAT: 0, _QUANTITY: "0", _INTSTR: 0}
+# the definitions of Go types with a JSON form of their own: how they are decoded
+_NAMED_SPECS: dict[str, tuple[int, str]] = {
+    QUANTITY: (_QUANTITY, "resource.Quantity"),
+    INT_OR_STRING: (_INTSTR, "intstr.IntOrString"),
+    TIME: (_TIME, "v1.Time"),
+    MICRO_TIME: (_MICROTIME, "v1.MicroTime"),
+    FIELDS_V1: (_FREE, ""),
+    RAW_EXTENSION: (_FREE, ""),
+}
 _MAX_STRICT_ERRORS = 100  # upstream's strict decoder stops recording there
 _LIST_INDEX = re.compile(r"\[[0-9]+\]")
 _TYPE_META = (
@@ -81,6 +84,14 @@ class Decoded:
 
     obj: JSON
     unknown: list[str] = field(default_factory=list)
+
+
+class BodyDecoder(Protocol):
+    """What decodes a kind's request bodies: `Decoder` for upstream's Go types, another for custom resources."""
+
+    def decode(self, data: Any, kind: str, version: str = "v1", stored: JSON | None = None) -> Decoded: ...
+
+    def strict_errors(self, body: Any) -> list[str]: ...
 
 
 @dataclass(slots=True)
@@ -117,12 +128,6 @@ class _Failure(Exception):
 
 # (the part's spec, its path, its JSON) -> (the decoded part's JSON, the unknown fields in it)
 _PartDecoder = Callable[["_Spec", str, bytes], tuple[bytes, tuple[str, ...]]]
-
-
-def decode_plan(kind_schema: Schema | type[Schema], *, partial: bool = False) -> DecodePlan:
-    """The plan of a kind's schema, compiled from its declared fields (a Kind holds its own). With
-    `partial` (an applied configuration), fields are neither dropped nor added."""
-    return _build_plan(kind_schema if isinstance(kind_schema, type) else type(kind_schema), {}, partial)
 
 
 class Decoder:
@@ -474,56 +479,54 @@ def _unrecognized(kind: str, data: Any, detail: str) -> str:
 # --- plans ------------------------------------------------------------------------------------------
 
 
-def _build_plan(schema_class: type[Schema], building: dict[type[Schema], DecodePlan], partial: bool) -> DecodePlan:
-    if schema_class in building:  # a recursive schema refers back to a plan being built
-        return building[schema_class]
-    openapi_name = getattr(schema_class, "openapi_name", "") or schema_class.__name__.removesuffix("Schema")
-    plan = DecodePlan(openapi_name.rsplit(".", 1)[-1], {})
-    building[schema_class] = plan
+def structural_plan(schema: Structural, *, partial: bool = False) -> DecodePlan:
+    """The plan of a compiled schema (a Kind holds its own). With `partial` (an applied configuration),
+    fields are neither dropped nor added."""
+    return _plan_of(schema, {}, partial)
+
+
+def _plan_of(schema: Structural, building: dict[int, DecodePlan], partial: bool) -> DecodePlan:
+    if id(schema) in building:  # a recursive schema refers back to a plan being built
+        return building[id(schema)]
+    plan = building[id(schema)] = DecodePlan(schema.go_struct, {})
     always: list[tuple[str, Any]] = []
-    for name, declared in schema_class._declared_fields.items():
-        key = declared.data_key or name
-        spec = plan.fields[key] = _spec_of(declared, building, partial)
-        if not partial:
-            go = go_field(declared)
-            spec.drops_empty = go.drops_empty
-            if go.always_written:
-                always.append((key, zero_json(declared)))
+    for key, prop in schema.properties.items():
+        spec = plan.fields[key] = _spec_for(prop.schema, building, partial)
+        if not partial and prop.go is not None:
+            spec.drops_empty = prop.go.drops_empty
+            if prop.go.always_written:
+                always.append((key, prop.zero_json()))
     plan.always = tuple(always)
     return plan
 
 
-def _spec_of(declared: fields.Field[Any], building: dict[type[Schema], DecodePlan], partial: bool) -> _Spec:
-    if isinstance(declared, fields.Nested):
-        plan = _build_plan(nested_class(declared), building, partial)
-        return _Spec(_OBJECT, f"v1.{plan.struct}", plan=plan)
-    if isinstance(declared, fields.List):
-        item = _spec_of(declared.inner, building, partial)
+def _spec_for(schema: Structural, building: dict[int, DecodePlan], partial: bool) -> _Spec:
+    name = schema.name
+    if name in _NAMED_SPECS:
+        return _Spec(*_NAMED_SPECS[name])
+    if schema.type == "array" and schema.items is not None:
+        item = _spec_for(schema.items, building, partial)
         return _Spec(_LIST, f"[]{item.go_type}", item=item)
-    if isinstance(declared, ResourceList):
-        return _Spec(_RESOURCES, "v1.ResourceList")
-    if isinstance(declared, BytesMap):
-        return _Spec(_BYTESMAP, "map[string][]uint8")
-    if isinstance(declared, StringMap):
-        return _Spec(_STRMAP, "map[string]string")
-    if isinstance(declared, FreeForm | fields.Dict | fields.Raw):
+    if schema.type == "object" and schema.properties:
+        plan = _plan_of(schema, building, partial)
+        return _Spec(_OBJECT, schema.go_type, plan=plan)
+    values = schema.additional
+    if schema.type == "object" and values is not None:
+        if values.name == QUANTITY:
+            return _Spec(_RESOURCES, "v1.ResourceList")
+        if values.type == "string":
+            if values.format == "byte":
+                return _Spec(_BYTESMAP, "map[string][]uint8")
+            return _Spec(_STRMAP, "map[string]string")
         return _Spec(_FREE, "")
-    if isinstance(declared, Quantity):
-        return _Spec(_QUANTITY, "resource.Quantity")
-    if isinstance(declared, MicroTime):
-        return _Spec(_MICROTIME, "v1.MicroTime")
-    if isinstance(declared, Time):
-        return _Spec(_TIME, "v1.Time")
-    if isinstance(declared, IntOrString):
-        return _Spec(_INTSTR, "intstr.IntOrString")
-    if isinstance(declared, Int32) and declared.bits == 32:
-        return _Spec(_INT32, "int32")
-    if isinstance(declared, fields.Integer):
-        return _Spec(_INT64, "int64")
-    if isinstance(declared, fields.Boolean):
-        return _Spec(_BOOL, "bool")
-    if isinstance(declared, fields.Number):
-        return _Spec(_FLOAT, "float64")
-    if isinstance(declared, fields.String):
+    if schema.type == "string":
         return _Spec(_STR, "string")
+    if schema.type == "boolean":
+        return _Spec(_BOOL, "bool")
+    if schema.type == "integer":
+        return _Spec(_INT32, "int32") if schema.format == "int32" else _Spec(_INT64, "int64")
+    if schema.type == "number":
+        return _Spec(_FLOAT, "float64")
+    if schema.type == "object" and schema.name:  # a struct without fields
+        return _Spec(_OBJECT, schema.go_type, plan=_plan_of(schema, building, partial))
     return _Spec(_FREE, "")

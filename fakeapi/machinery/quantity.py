@@ -21,6 +21,10 @@ FORMAT_ERROR = "quantities must match the regular expression '^([+-]?[0-9.]+)([e
 NUMERIC_ERROR = "unable to parse numeric part of quantity"
 SUFFIX_ERROR = "unable to parse quantity's suffix"
 
+# the shape check of decoding, which takes what the full parse may still refuse for its size
+_SHAPE = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)([eEinumkKMGTP]*[-+]?[0-9]*)")
+_SUFFIXES = frozenset(("", "n", "u", "m", "k", "M", "G", "T", "P", "E", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"))
+_EXPONENT_SUFFIX = re.compile(r"[eE][-+]?[0-9]+")
 # sign, number (leading zeros dropped, as upstream's scanner does), fraction, suffix
 _SCAN = re.compile(r"([+-]?)0*([0-9]*)(?:\.([0-9]*))?([eEinumkKMGTP]*[+-]?[0-9]*)")
 _DECIMAL_SUFFIXES = {"n": -9, "u": -6, "m": -3, "": 0, "k": 3, "M": 6, "G": 9, "T": 12, "P": 15, "E": 18}
@@ -34,6 +38,27 @@ _MAX_BINARY_NANOS = _INT64_MAX * _NANO
 _BINARY_DECIMAL_BELOW = 1024 * _NANO  # binary quantities smaller than 1Ki print in decimal
 # 10**exponent is computed exactly; beyond this a hostile "1e2000000000" would exhaust memory
 _MAX_EXPONENT = 10_000
+
+
+def quantity_error(text: str) -> str | None:
+    """Why decoding a Quantity rejects `text` (apimachinery's exact message), or None if it decodes."""
+    text = text.strip()
+    if text == "0":
+        return None
+    match = _SHAPE.fullmatch(text)
+    if match is None:
+        return FORMAT_ERROR
+    suffix = match.group(1)
+    if suffix in _SUFFIXES or _EXPONENT_SUFFIX.fullmatch(suffix):
+        return None
+    return SUFFIX_ERROR
+
+
+def number_text(value: int | float) -> str:
+    """A JSON number as a quantity string (upstream stores quantities as strings)."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return str(value)
 
 
 class Quantity(NamedTuple):

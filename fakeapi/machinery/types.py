@@ -8,7 +8,8 @@ JSON = dict[str, Any]
 
 
 class ObjectKey(NamedTuple):
-    """Where an object lives: its resource (plural), namespace ("" if cluster-scoped) and name."""
+    """Where an object lives: its group resource (the plural qualified by its API group, as upstream
+    writes a GroupResource: `pods`, `leases.coordination.k8s.io`), namespace ("" if cluster-scoped) and name."""
 
     resource: str
     namespace: str

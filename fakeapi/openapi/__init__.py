@@ -1,7 +1,7 @@
-"""The OpenAPI documents: generated from the schemas by `fakeapi openapi`, committed beside this file.
-
-`build` generates them (with apispec, a generate-time tool); fakeapi.http.openapi answers /openapi/v2,
-/openapi/v3 and /openapi/v3/{group version} from the committed files, so the server never needs apispec.
+"""The OpenAPI documents, built from upstream's definitions (`fakeapi.machinery.schema`) for what a server
+serves: fakeapi.http.openapi answers /openapi/v2, /openapi/v3 and /openapi/v3/{group version} with the
+documents of the kinds served at the time. `fakeapi openapi` writes those of a fresh server beside this
+file (the repository's `openapi/`), for readers and tools; `fakeapi openapi --check` proves them current.
 """
 
 from __future__ import annotations

@@ -1,263 +1,191 @@
-"""Build the OpenAPI documents (v3 per group version, and v2 swagger) from the marshmallow schemas, with apispec.
+"""Build the OpenAPI documents (v3 per group version, and v2 swagger) of what a server serves.
 
-Only `fakeapi openapi` runs this: apispec is a tool for generating the committed files, not a runtime
-dependency; the server serves the committed output (fakeapi.openapi.serve). Components carry upstream's
-names (`io.k8s.api.core.v1.Pod`...), the field descriptions and x-kubernetes-* extensions declared in
-the schemas, and `x-kubernetes-group-version-kind` on every kind; paths come from fakeapi.openapi.paths.
+Components are upstream's definitions as fakeapi keeps them (`fakeapi.machinery.schema`): each served
+kind's definition and everything it refers to, published as upstream's documents publish them (v3:
+references wrapped in `allOf`, the Go zero value of a value field as its `default`; Quantity and
+IntOrString as `oneOf` their JSON types). Paths come from fakeapi.openapi.paths. The server builds the
+documents it serves from the resources it serves at the time; `fakeapi openapi` writes those of a fresh
+server beside this file, and `--check` proves the committed ones are current.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from apispec import APISpec
-from apispec.ext.marshmallow import MarshmallowPlugin
-from marshmallow import Schema, fields
-
-from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema, TokenReviewSchema
-from fakeapi.kinds.authorization.schema import (
-    SelfSubjectAccessReviewSchema,
-    SelfSubjectRulesReviewSchema,
-    SubjectAccessReviewSchema,
-)
 from fakeapi.kinds.kind import ResourceInfo
-from fakeapi.kinds.pod.schema.binding import BindingSchema
-from fakeapi.kinds.pod.schema.eviction import EvictionSchema
-from fakeapi.machinery.schemas.base import IntOrString, MicroTime, Quantity, Time
-from fakeapi.machinery.schemas.meta import DeleteOptionsSchema, StatusSchema
+from fakeapi.machinery.schema.structural import INT_OR_STRING, QUANTITY, GoField
 from fakeapi.machinery.types import JSON
-from fakeapi.openapi import DOCUMENTS_DIR, V2_DOCUMENT, paths, v3_document, v3_group_version
-from fakeapi.openapi.paths import operations, paths_v2, paths_v3
+from fakeapi.openapi import V2_DOCUMENT, v3_document, v3_group_version
+from fakeapi.openapi.paths import (
+    DELETE_OPTIONS_COMPONENT,
+    PATCH_COMPONENT,
+    STATUS_COMPONENT,
+    operations,
+    paths_v2,
+    paths_v3,
+    subresource_component,
+)
 
 TITLE = "Kubernetes"
-VERSION = "v1.32.0"
-
-QUANTITY = "io.k8s.apimachinery.pkg.api.resource.Quantity"
-INT_OR_STRING = "io.k8s.apimachinery.pkg.util.intstr.IntOrString"
-TIME = "io.k8s.apimachinery.pkg.apis.meta.v1.Time"
-MICRO_TIME = "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"
-FIELDS_V1 = "io.k8s.apimachinery.pkg.apis.meta.v1.FieldsV1"
-PATCH = "io.k8s.apimachinery.pkg.apis.meta.v1.Patch"
-
-# wire types that upstream documents as shared components rather than inline (subclasses first)
-_WIRE_TYPES: tuple[tuple[type[fields.Field[Any]], str], ...] = (
-    (MicroTime, MICRO_TIME),
-    (Time, TIME),
-    (Quantity, QUANTITY),
-    (IntOrString, INT_OR_STRING),
-)
-_STATIC_COMPONENTS: dict[str, JSON] = {
-    QUANTITY: {
-        "type": "string",
-        "description": (
-            "A fixed-point number with a suffix: a decimal SI suffix (m, k, M, G, T, P, E), a binary "
-            "one (Ki, Mi, Gi, Ti, Pi, Ei) or a decimal exponent (1e3). Written as a string, "
-            'e.g. "500m" or "1Gi".'
-        ),
-    },
-    INT_OR_STRING: {
-        "type": "string",
-        "format": "int-or-string",
-        "description": (
-            "Either an integer or a string: a field that takes a number or a name, such as a port."
-        ),
-    },
-    TIME: {
-        "type": "string",
-        "format": "date-time",
-        "description": ("A timestamp in RFC 3339 form, with second precision, in UTC."),
-    },
-    MICRO_TIME: {
-        "type": "string",
-        "format": "date-time",
-        "description": ("A timestamp in RFC 3339 form, with microsecond precision, in UTC."),
-    },
-    FIELDS_V1: {
-        "type": "object",
-        "description": (
-            "The set of fields a manager owns, as a trie of field, value and key entries "
-            "(the FieldsV1 format)."
-        ),
-    },
-    PATCH: {
-        "type": "object",
-        "description": (
-            "The body of a PATCH request: a JSON patch, a merge patch, a strategic merge patch or an apply "
-            "configuration, as the Content-Type says."
-        ),
-    },
-}
 # upstream's OpenAPIV3OneOfTypes: in v3 these are "one of" JSON types rather than a string
 _V3_ONE_OF = {QUANTITY: ("string", "number"), INT_OR_STRING: ("integer", "string")}
-# properties whose value is a shared component although their field says only "free-form object"
-# the API group of each k8s.io/api package that is not named after its group's first label
-_GROUPS = {"coordination": "coordination.k8s.io", "authorization": "authorization.k8s.io",
-           "authentication": "authentication.k8s.io", "scheduling": "scheduling.k8s.io"}
-_PROPERTY_COMPONENTS = {("io.k8s.apimachinery.pkg.apis.meta.v1.ManagedFieldsEntry", "fieldsV1"): FIELDS_V1}
-# top-level shapes documented beside the stored kinds: request bodies and answers of their operations
-# (a schema nested in another comes before it: apispec registers nested schemas on its own)
-_OTHER_SCHEMAS: tuple[type[Schema], ...] = (
-    BindingSchema, DeleteOptionsSchema, StatusSchema, EvictionSchema, SelfSubjectAccessReviewSchema,
-    SubjectAccessReviewSchema, SelfSubjectRulesReviewSchema, SelfSubjectReviewSchema, TokenReviewSchema,
-)
+# Go types whose zero value is no struct literal: their fields carry no `default`
+_SCALAR_STRUCTS = frozenset({QUANTITY, INT_OR_STRING, "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
+                             "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"})
+_PRIVATE = ("x-go", "x-protobuf", "x-protobuf-inline")
+_REF_PREFIX = "#/definitions/"
+
+Lookup = Callable[[str], JSON]
+"""A definition by name, in fakeapi's form (`fakeapi.machinery.schema.definitions.Definitions.raw`)."""
 
 
-def kind_schemas() -> dict[str, type[Schema]]:
-    """Every top-level kind documented, by definition name: the stored kinds, their lists and the shapes
-    their operations take and answer."""
-    from fakeapi.cluster import KINDS
-
-    classes = [type(kind.schema) for kind in KINDS] + [kind.list_schema for kind in KINDS] + list(_OTHER_SCHEMAS)
-    return {_name(cls): cls for cls in classes}
-
-
-def _name(cls: type[Schema] | Schema) -> str:
-    schema_class = cls if isinstance(cls, type) else type(cls)
-    name: str = getattr(schema_class, "openapi_name", "")
-    if not name:
-        raise ValueError(f"{schema_class.__name__} has no openapi_name")
-    return name
-
-
-def _nested_class(declared: fields.Nested) -> type[Schema]:
-    nested = declared.nested
-    if isinstance(nested, type) and issubclass(nested, Schema):
-        return nested
-    return type(declared.schema)
-
-
-def reachable_schemas(roots: list[type[Schema]]) -> Iterator[type[Schema]]:
-    """The roots and every schema class nested in them, each once."""
-    seen: set[type[Schema]] = set()
-    pending = list(roots)
-    while pending:
-        cls = pending.pop()
-        if cls in seen:
-            continue
-        seen.add(cls)
-        yield cls
-        for declared in cls._declared_fields.values():
-            inner = declared.inner if isinstance(declared, fields.List) else declared
-            if isinstance(inner, fields.Dict) and inner.value_field is not None:
-                inner = inner.value_field
-            if isinstance(inner, fields.Nested):
-                pending.append(_nested_class(inner))
-
-
-def _wire_type(converter: Any, field: fields.Field[Any], **kwargs: Any) -> JSON:
-    """apispec attribute function: Time, Quantity... become references to upstream's shared components."""
-    ret: JSON = kwargs["ret"]
-    for field_class, component in _WIRE_TYPES:
-        if isinstance(field, field_class):
-            for key in ("type", "format", "x-kubernetes-int-or-string"):
-                ret.pop(key, None)  # described by the component
-            ref = {"$ref": _ref_prefix(converter.openapi_version.major) + component}
-            # wrapped even without siblings, as upstream's documents do
-            return {"allOf": [ref]}
-    return {}
-
-
-def _ref_prefix(major: int) -> str:
-    return "#/components/schemas/" if major >= 3 else "#/definitions/"
-
-
-def _description(cls: type[Schema]) -> str | None:
-    """The first paragraph of the class's own docstring, on one line."""
-    doc = cls.__dict__.get("__doc__")
-    if not doc:
-        return None
-    return " ".join(doc.strip().split("\n\n")[0].split())
-
-
-def build_components(openapi_version: str, kinds: dict[str, type[Schema]]) -> dict[str, JSON]:
-    """Component schemas (v3) or definitions (v2) for these documented kinds and what they nest."""
-    plugin = MarshmallowPlugin(schema_name_resolver=_name)
-    spec = APISpec(TITLE, VERSION, openapi_version, plugins=[plugin])
-    assert plugin.converter is not None
-    plugin.converter.add_attribute_function(_wire_type)  # type: ignore[no-untyped-call]  # apispec is untyped
-    for cls in kinds.values():
-        spec.components.schema(_name(cls), schema=cls)
-    document = spec.to_dict()
-    major = int(openapi_version.split(".")[0])
-    schemas: dict[str, JSON] = document["components"]["schemas"] if major >= 3 else document["definitions"]
-    for cls in reachable_schemas(list(kinds.values())):
-        schema = schemas[_name(cls)]
-        description = _description(cls)
-        if description:
-            schema["description"] = description
-        schema.update(getattr(cls, "openapi_extensions", {}))
-    for name in kinds:
-        package, version, kind = name.removeprefix("io.k8s.api.").removeprefix("io.k8s.apimachinery.pkg.apis.") \
-            .split(".")
-        group = "" if package in ("core", "meta") else _GROUPS.get(package, package)
-        schemas[name]["x-kubernetes-group-version-kind"] = [{"group": group, "version": version, "kind": kind}]
-    for (owner, prop), component in _PROPERTY_COMPONENTS.items():
-        if owner not in schemas:
-            continue
-        described = {
-            key: value for key, value in schemas[owner]["properties"][prop].items() if key == "description"
-        }
-        schemas[owner]["properties"][prop] = {
-            "allOf": [{"$ref": _ref_prefix(major) + component}],
-            **described,
-        }
-    for name, schema in _STATIC_COMPONENTS.items():
-        schemas[name] = dict(schema)
-        if major >= 3 and name in _V3_ONE_OF:
-            # v3 names the JSON types a value may take, so `kubectl explain` shows e.g. map[string]Quantity
-            del schemas[name]["type"]
-            schemas[name]["oneOf"] = [{"type": json_type} for json_type in _V3_ONE_OF[name]]
-    return schemas
-
-
-def served_resources() -> list[ResourceInfo]:
-    """The resources a fresh server serves: the documents describe exactly those."""
-    from fakeapi.app import create_app
-    from fakeapi.http.keys import served_key
-
-    return create_app()[served_key]
-
-
-def build_v3(infos: list[ResourceInfo]) -> JSON:
-    """The document of one group version: its paths, and every component (as upstream's carry more than
-    their paths name)."""
-    packages = {paths.component(info, info.kind).rsplit(".", 1)[0] for info in infos}
-    # the kinds subresources take from other groups (pods/eviction: policy/v1 Eviction)
-    packages |= {paths.subresource_component(info, sub).rsplit(".", 1)[0] for info in infos
-                 for sub in info.subresources}
-    kinds = {name: cls for name, cls in kind_schemas().items()
-             if name.rsplit(".", 1)[0] in packages or name.startswith("io.k8s.apimachinery.")}
-    schemas = build_components("3.0.0", kinds)
+def build_v3(infos: Iterable[ResourceInfo], lookup: Lookup, version: str, memo: Memo | None = None,
+             fixed: Callable[[str], bool] = lambda name: False) -> JSON:
+    """The document of one group version: its paths, and the components they refer to."""
+    infos = list(infos)
     return {
         "openapi": "3.0.0",
-        "info": {"title": TITLE, "version": VERSION},
+        "info": {"title": TITLE, "version": version},
         "paths": paths_v3(operations(infos), lambda name: {"$ref": "#/components/schemas/" + name}),
-        "components": {"schemas": schemas},
+        "components": {"schemas": components(_roots(infos), lookup, 3, memo, fixed)},
     }
 
 
-def build_v2(infos: list[ResourceInfo]) -> JSON:
+def build_v2(infos: Iterable[ResourceInfo], lookup: Lookup, version: str, memo: Memo | None = None,
+             fixed: Callable[[str], bool] = lambda name: False) -> JSON:
+    infos = list(infos)
     return {
         "swagger": "2.0",
-        "info": {"title": TITLE, "version": VERSION},
+        "info": {"title": TITLE, "version": version},
         "paths": paths_v2(operations(infos), lambda name: {"$ref": "#/definitions/" + name}),
-        "definitions": build_components("2.0", kind_schemas()),
+        "definitions": components(_roots(infos), lookup, 2, memo, fixed),
     }
 
 
-def build_documents() -> dict[Path, JSON]:
-    """Every committed document, by its path under the output directory."""
-    infos = served_resources()
+def build_documents(infos: Iterable[ResourceInfo], lookup: Lookup, version: str,
+                    only: Path | None = None, memo: Memo | None = None,
+                    fixed: Callable[[str], bool] = lambda name: False) -> dict[Path, JSON]:
+    """Every document of these resources (or `only` the one at that path), by its path under the documents'
+    directory."""
     by_group_version: dict[tuple[str, str], list[ResourceInfo]] = {}
     for info in infos:
         by_group_version.setdefault((info.group, info.version), []).append(info)
-    documents = {v3_document(v3_group_version(group, version)): build_v3(group_infos)
-                 for (group, version), group_infos in by_group_version.items()}
-    documents[V2_DOCUMENT] = build_v2(infos)
+    documents = {v3_document(v3_group_version(group, group_version)): build_v3(group_infos, lookup, version, memo,
+                                                                                fixed)
+                 for (group, group_version), group_infos in by_group_version.items()
+                 if only is None or only == v3_document(v3_group_version(group, group_version))}
+    if only is None or only == V2_DOCUMENT:
+        documents[V2_DOCUMENT] = build_v2([info for infos in by_group_version.values() for info in infos], lookup,
+                                          version, memo, fixed)
     return documents
+
+
+def _roots(infos: list[ResourceInfo]) -> list[str]:
+    """The definitions the paths of these resources name."""
+    roots = [STATUS_COMPONENT, DELETE_OPTIONS_COMPONENT, PATCH_COMPONENT]
+    for info in infos:
+        roots.append(info.definition)
+        if "list" in info.verbs:
+            roots.append(info.list_definition)
+        roots += [subresource_component(info, sub) for sub in info.subresources]
+    return roots
+
+
+Memo = dict[tuple[str, int], tuple[JSON, tuple[str, ...]]]
+"""Definitions already published (name, major) -> (the schema, what it refers to): for upstream's definitions,
+which never change, so a server with many documents builds each once."""
+
+
+def components(roots: Iterable[str], lookup: Lookup, major: int, memo: Memo | None = None,
+               fixed: Callable[[str], bool] = lambda name: False) -> dict[str, JSON]:
+    """The roots and every definition they refer to, as documents of this OpenAPI major version
+    publish them, sorted by name. Definitions `fixed` says never change are kept in `memo` (read-only)."""
+    published: dict[str, JSON] = {}
+    pending = list(roots)
+    while pending:
+        name = pending.pop()
+        if name in published:
+            continue
+        remembered = memo.get((name, major)) if memo is not None else None
+        if remembered is None:
+            refs: list[str] = []
+            remembered = (_definition(name, lookup(name), major, refs), tuple(refs))
+            if memo is not None and fixed(name):
+                memo[(name, major)] = remembered
+        published[name] = remembered[0]
+        pending.extend(remembered[1])
+    return dict(sorted(published.items()))
+
+
+def _definition(name: str, raw: JSON, major: int, refs: list[str]) -> JSON:
+    schema = _schema(raw, major, refs)
+    if major >= 3 and name in _V3_ONE_OF:
+        # v3 names the JSON types a value may take, so `kubectl explain` shows e.g. map[string]Quantity
+        schema.pop("type", None)
+        schema["oneOf"] = [{"type": json_type} for json_type in _V3_ONE_OF[name]]
+    return schema
+
+
+def _schema(raw: JSON, major: int, refs: list[str], zero: Any = None) -> JSON:
+    """A schema node as published: references in the version's form, with `zero` as the v3 `default`
+    of a value (None: none)."""
+    ref = raw.get("$ref")
+    if ref is not None:
+        target = ref.removeprefix(_REF_PREFIX)
+        refs.append(target)
+        reference = {"$ref": ("#/components/schemas/" if major >= 3 else _REF_PREFIX) + target}
+        siblings = {key: value for key, value in raw.items() if key != "$ref" and key not in _PRIVATE}
+        if major < 3:
+            return {**reference, **siblings}
+        out: JSON = {"allOf": [reference], **siblings}
+        if zero is not None and target not in _SCALAR_STRUCTS:
+            out["default"] = zero
+        return out
+    out = {}
+    for key, value in raw.items():
+        if key in _PRIVATE:
+            continue
+        if key == "properties":
+            out[key] = {prop: _property(sub, major, refs) for prop, sub in value.items()}
+        elif key in ("items", "additionalProperties") and isinstance(value, dict):
+            out[key] = _schema(value, major, refs, _element_zero(value) if major >= 3 else None)
+        else:
+            out[key] = value
+    if major >= 3 and zero is not None and "type" in out:
+        out["default"] = zero
+    return out
+
+
+def _property(raw: JSON, major: int, refs: list[str]) -> JSON:
+    go = GoField.parse(raw["x-go"]) if "x-go" in raw else None
+    zero: Any = None
+    if go is not None and major >= 3:
+        if go.shape == "struct":
+            zero = {}
+        elif go.shape == "scalar" and not go.omitempty:
+            zero = _scalar_zero(raw)
+    return _schema(raw, major, refs, zero)
+
+
+def _element_zero(raw: JSON) -> Any:
+    """The default upstream's v3 documents give a list element or a map value: its Go zero value."""
+    if "$ref" in raw:
+        return {}
+    return _scalar_zero(raw)
+
+
+def _scalar_zero(raw: JSON) -> Any:
+    kind = raw.get("type")
+    if kind == "string" and raw.get("format") != "byte":
+        return ""
+    if kind == "boolean":
+        return False
+    if kind in ("integer", "number"):
+        return 0
+    return None
 
 
 def render(document: JSON) -> str:
@@ -265,9 +193,9 @@ def render(document: JSON) -> str:
     return json.dumps(document, sort_keys=True, indent=2, ensure_ascii=False) + "\n"
 
 
-def write_documents(output_dir: Path = DOCUMENTS_DIR) -> list[Path]:
+def write_documents(documents: dict[Path, JSON], output_dir: Path) -> list[Path]:
     written = []
-    for relative, document in build_documents().items():
+    for relative, document in documents.items():
         target = output_dir / relative
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(render(document), encoding="utf-8")
@@ -275,10 +203,10 @@ def write_documents(output_dir: Path = DOCUMENTS_DIR) -> list[Path]:
     return written
 
 
-def stale_documents(output_dir: Path = DOCUMENTS_DIR) -> list[Path]:
-    """The committed documents that differ from what the schemas generate (or are missing)."""
+def stale_documents(documents: dict[Path, JSON], output_dir: Path) -> list[Path]:
+    """The files under `output_dir` that differ from `documents` (or are missing)."""
     stale = []
-    for relative, document in build_documents().items():
+    for relative, document in documents.items():
         target = output_dir / relative
         if not target.is_file() or target.read_text(encoding="utf-8") != render(document):
             stale.append(target)

@@ -49,20 +49,9 @@ OperationFactory = partial[Operation]
 """An Operation with its kind, group and version already given."""
 
 
-def component(info: ResourceInfo, kind: str) -> str:
-    """Upstream's definition name: the Go package of the group version (k8s.io/api/<dir>/<version>)."""
-    return kind_component(info.group, info.version, kind)
-
-
-def kind_component(group: str, version: str, kind: str) -> str:
-    package = group.split(".")[0] if group else "core"
-    return f"io.k8s.api.{package}.{version}.{kind}"
-
-
 def subresource_component(info: ResourceInfo, sub: SubresourceInfo) -> str:
-    if sub.group is None or sub.version is None:
-        return component(info, sub.kind)
-    return kind_component(sub.group, sub.version, sub.kind)
+    """The definition a subresource takes and answers with: its own kind's, or the resource's."""
+    return sub.definition or info.definition
 
 
 def group_title(info: ResourceInfo) -> str:
@@ -97,7 +86,7 @@ def _resource_operations(info: ResourceInfo) -> list[Operation]:
     scoped = f"{prefix}/namespaces/{{namespace}}" if info.namespaced else prefix
     collection = f"{scoped}/{info.resource}"
     item = collection + "/{name}"
-    obj, listed = component(info, kind), component(info, kind + "List")
+    obj, listed = info.definition, info.list_definition
     op = partial(Operation, kind=kind, group=info.group, version=info.version)
     ops: list[Operation] = []
     if "list" in verbs:

@@ -9,41 +9,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeapi.kinds.pod.schema.binding import BindingSchema
 from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.decode import Decoder, decode_plan
 from fakeapi.machinery.errors import BadRequest, Conflict, UnknownError, aggregate_message
 from fakeapi.machinery.fielderrors import FieldError
+from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation.values import as_dict, as_str, go_quote
+from fakeapi.registry.decoding import decode_body
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import WriteOptions
 
 KIND = "Binding"
-_DECODER = Decoder(decode_plan(BindingSchema))
+DEFINITION = "io.k8s.api.core.v1.Binding"
 SUCCESS: JSON = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Success", "code": 201}
 
 
 def decode_binding(body: Any, options: WriteOptions) -> JSON:
     """A Binding body shape-checked as the create handler does; unknown fields per fieldValidation."""
-    if isinstance(body, dict):
-        api_version = body.get("apiVersion")
-        if api_version not in (None, "", "v1"):
-            raise BadRequest(
-                f"the API version in the data ({api_version}) does not match the expected API version (v1)"
-            )
-        sent_kind = body.get("kind")
-        if sent_kind not in (None, "", KIND):
-            raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({KIND})")
-    decoded = _DECODER.decode(body, KIND)
-    if decoded.unknown and options.field_validation == "Strict":
-        raise BadRequest(
-            f'{KIND} in version "v1" cannot be handled as a {KIND}: strict decoding error: '
-            + ", ".join(decoded.unknown)
-        )
-    if decoded.unknown and options.field_validation == "Warn":
-        options.warnings.extend(decoded.unknown)
-    binding = decoded.obj
+    binding = decode_body(KUBERNETES_1_32.compiled(DEFINITION).decoder(), body, KIND, ("v1",), options)
     binding.setdefault("metadata", {})
     return binding
 

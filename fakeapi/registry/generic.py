@@ -12,7 +12,6 @@ import orjson
 
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, later, parse_rfc3339, rfc3339
-from fakeapi.machinery.decode import Decoder
 from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
 from fakeapi.machinery.ids import IdSource
@@ -20,9 +19,10 @@ from fakeapi.machinery.jsonvalues import copy_json, json_type_name
 from fakeapi.machinery.managedfields.manager import FieldManager, FieldTracker
 from fakeapi.machinery.types import JSON, ObjectKey
 from fakeapi.registry.admission import CREATE, DELETE, UPDATE, Admission, Attributes
+from fakeapi.registry.decoding import decode_body
 from fakeapi.registry.options import DeleteOptions, WriteOptions
 from fakeapi.registry.rest import before_create, before_update, ensure_namespace, fill_system_fields, wipe_system_fields
-from fakeapi.storage.store import Store
+from fakeapi.storage.store import Store, encode
 
 GENERATE_NAME_ATTEMPTS = 8
 MAX_GENERATE_NAME_PREFIX = 58  # 63 - 5 random characters
@@ -40,16 +40,23 @@ class Registry:
         self.store = store
         self.kind = kind
         self.info = kind.info
-        self.schema = kind.schema
+        self.storage_resource = kind.storage_resource
+        self.conversion = kind.conversion
         self.subresource_name = subresource
-        self.strategy = (kind.subresource_strategies[subresource] if subresource else kind.strategy).for_server()
+        # a subresource written as its object (status) has a strategy of its own; one that writes the object
+        # through another kind (scale) writes it with the object's
+        self.strategy = kind.subresource_strategies.get(subresource, kind.strategy).for_server()
         self.clock = clock
         self.ids = ids
         self.admission = admission
-        self.decoder = Decoder(kind.decode_plan, remember_parts=True)  # with this server's memo of parts
+        self.decoder = kind.decoder(remember_parts=True)  # with this server's memo of parts
         # metadata.managedFields
-        self.field_manager: FieldTracker = FieldManager(self.schema, kind.patch_tree, clock, subresource,
-                                                       self.info.api_version)
+        self.field_manager: FieldTracker = FieldManager(kind.compiled, clock, subresource,
+                                                       self.info.api_version, self.strategy.reset_fields())
+
+    @property
+    def patch_tree(self) -> JSON:
+        return self.kind.patch_tree
 
     def subresource(self, name: str) -> Registry:
         """The same storage with the subresource's strategy: how pods/status is built (upstream's
@@ -57,7 +64,18 @@ class Registry:
         return Registry(self.store, self.kind, self.clock, self.ids, self.admission, name)
 
     def key(self, namespace: str, name: str) -> ObjectKey:
-        return ObjectKey(self.info.resource, namespace if self.info.namespaced else "", name)
+        return ObjectKey(self.storage_resource, namespace if self.info.namespaced else "", name)
+
+    # ---- another kind's objects (events.k8s.io's events): stored in that kind's form
+
+    def present(self, stored: JSON) -> JSON:
+        """An object as this resource serves it, from its stored form."""
+        return stored if self.conversion is None else self.conversion.from_stored(stored)
+
+    def present_bytes(self, stored: bytes) -> bytes:
+        if self.conversion is None:
+            return stored
+        return encode(self.conversion.from_stored(orjson.loads(stored)))
 
     # ---- decoding
 
@@ -69,24 +87,13 @@ class Registry:
         if not isinstance(body, dict):
             raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: json: cannot '
                              f"unmarshal {json_type_name(body)} into Go value of type {version}.{kind}")
-        api_version = body.get("apiVersion")
-        if api_version not in (None, "", self.info.api_version):
-            raise BadRequest(f"the API version in the data ({api_version}) does not match the expected "
-                             f"API version ({self.info.api_version})")
-        sent_kind = body.get("kind")
-        if sent_kind not in (None, "", kind):
-            raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({kind})")
-        decoded = self.decoder.decode(body, kind, version, stored)
-        strict_errors = decoded.unknown if options.strict_errors is None else options.strict_errors
-        if strict_errors and options.field_validation == "Strict":
-            raise BadRequest(f'{kind} in version "{version}" cannot be handled as a {kind}: '
-                             "strict decoding error: " + ", ".join(strict_errors))
-        if strict_errors and options.field_validation == "Warn":
-            options.warnings.extend(strict_errors)
-        obj = decoded.obj
+        obj = decode_body(self.decoder, body, kind, (self.info.api_version,), options,
+                          stored if self.conversion is None else None)
         obj["apiVersion"] = self.info.api_version
         obj["kind"] = kind
         obj.setdefault("metadata", {})
+        if self.conversion is not None:
+            obj = self.conversion.to_stored(obj)
         self.strategy.default(obj)
         return obj
 
@@ -98,7 +105,7 @@ class Registry:
 
     def get_bytes(self, namespace: str, name: str) -> bytes:
         try:
-            return self.store.get_bytes(self.key(namespace, name))
+            return self.present_bytes(self.store.get_bytes(self.key(namespace, name)))
         except NotFound:
             raise self._not_found(name) from None
 
@@ -107,13 +114,14 @@ class Registry:
         return NotFound.for_object(self.info.resource, name, group=self.info.group)
 
     def find(self, namespace: str, name: str) -> JSON | None:
-        """The object, or None if there is none."""
+        """The object in its stored form, or None if there is none."""
         key = self.key(namespace, name)
         return self.store.get(key) if self.store.exists(key) else None
 
     def list_all(self, namespace: str | None = None) -> list[bytes]:
-        """Every object (in one namespace, or all), in storage order."""
-        return self.store.list_bytes(self.info.resource, namespace if self.info.namespaced else None)
+        """Every object (in one namespace, or all) as this resource serves it, in storage order."""
+        stored = self.store.list_bytes(self.storage_resource, namespace if self.info.namespaced else None)
+        return stored if self.conversion is None else [self.present_bytes(data) for data in stored]
 
     # ---- create
 
@@ -125,7 +133,7 @@ class Registry:
         wipe_system_fields(meta)
         ensure_namespace(self.info, meta, namespace)
         fill_system_fields(meta, self.ids.uid(), self.clock.timestamp())
-        self.field_manager.update(obj, None, options.field_manager)
+        self._track_fields(obj, None, options.field_manager)
         name = str(meta.get("name") or meta.get("generateName") or "")
         self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
                                         obj, None, options.dry_run))
@@ -135,7 +143,7 @@ class Registry:
                 meta["name"] = str(meta["generateName"])[:MAX_GENERATE_NAME_PREFIX] + self.ids.suffix()
             before_create(self.strategy, self.info, obj, options)
             try:
-                return self._store_new(obj, options)
+                return self.present(self._store_new(obj, options))
             except AlreadyExists as exists:
                 if not generate:
                     raise
@@ -151,7 +159,8 @@ class Registry:
             raise UnknownError("resourceVersion should not be set on objects to be created")
         key = self.key(meta.get("namespace", ""), meta["name"])
         if self.store.exists(key):
-            raise AlreadyExists.for_object(key.resource, key.name, self._deleting_prefix(key), group=self.info.group)
+            raise AlreadyExists.for_object(self.info.resource, key.name, self._deleting_prefix(key),
+                                           group=self.info.group)
         if options.dry_run:
             return obj
         self.store.create(key, obj)  # stamps obj with its resourceVersion; the store keeps only bytes
@@ -170,7 +179,7 @@ class Registry:
         self._check_put_target(new["metadata"], namespace, name)
         if old is None:
             raise self._not_found(name)
-        return self._update(self.key(namespace, name), new, old, options)
+        return self.present(self._update(self.key(namespace, name), new, old, options))
 
     def replace(self, namespace: str, name: str, body: Any, options: WriteOptions) -> tuple[JSON, bool]:
         """PUT: `update`, or, for a missing object whose strategy allows it (leases), a create. Returns the
@@ -193,15 +202,18 @@ class Registry:
 
     def patch(self, namespace: str, name: str, patcher: Patcher, patch: Any, options: WriteOptions) -> JSON:
         """A patch computes the new object from the stored one, then runs the update pipeline."""
-        current = self.get(namespace, name)
-        new = self.decode(patcher(current, patch), options, current)  # (a patcher changes neither input)
+        current = self.find(namespace, name)
+        if current is None:
+            raise self._not_found(name)
+        # (a patcher changes neither input)
+        new = self.decode(patcher(self.present(current), patch), options, current)
         meta: JSON = new["metadata"]
         if meta.get("name") != name:
             raise BadRequest(f"the name of the object ({meta.get('name', '')}) does not match "
                              f"the name on the URL ({name})")
         if not meta.get("resourceVersion"):
             meta["resourceVersion"] = current["metadata"]["resourceVersion"]
-        return self._update(self.key(namespace, name), new, current, options)
+        return self.present(self._update(self.key(namespace, name), new, current, options))
 
     def _update(self, key: ObjectKey, new: JSON, old: JSON, options: WriteOptions) -> JSON:
         """Upstream's Store.Update: preconditions, admission, rest.BeforeUpdate, managedFields, then store
@@ -211,7 +223,7 @@ class Registry:
         self._check_uid_precondition(key, meta.get("uid"), old_meta.get("uid"))
         sent_rv = meta.get("resourceVersion")
         if sent_rv and sent_rv != old_meta["resourceVersion"]:
-            raise Conflict.modified(key.resource, key.name, group=self.info.group)
+            raise Conflict.modified(self.info.resource, key.name, group=self.info.group)
         if not sent_rv and not self.strategy.allow_unconditional_update():
             raise Invalid(self.info.kind, key.name, [
                 invalid("metadata.resourceVersion", 0, "must be specified for an update")], self.info.group)
@@ -220,7 +232,7 @@ class Registry:
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
                                         new, old, options.dry_run))
         before_update(self.strategy, self.info, new, old, options)
-        self.field_manager.update(new, old, options.field_manager)
+        self._track_fields(new, old, options.field_manager)
         if new == old:
             return old  # a no-op write stores nothing and keeps the resourceVersion
         if (old_meta.get("deletionTimestamp") and not old_meta.get("deletionGracePeriodSeconds")
@@ -236,6 +248,15 @@ class Registry:
         self.store.update(key, new, old_meta["resourceVersion"])
         return new
 
+    def _track_fields(self, new: JSON, old: JSON | None, manager: str | None) -> None:
+        """metadata.managedFields of a write, found in the objects as this resource serves them."""
+        if self.conversion is None:
+            self.field_manager.update(new, old, manager)
+            return
+        served = self.present(new)
+        self.field_manager.update(served, None if old is None else self.present(old), manager)
+        new["metadata"]["managedFields"] = served["metadata"]["managedFields"]
+
     def _held(self, obj: JSON) -> bool:
         """Whether something still holds the object's deletion: finalizers, or the kind's own (a namespace's
         spec.finalizers)."""
@@ -244,7 +265,7 @@ class Registry:
     def _check_uid_precondition(self, key: ObjectKey, sent: Any, stored: Any) -> None:
         if sent and sent != stored:
             raise Conflict.for_object(
-                key.resource, key.name,
+                self.info.resource, key.name,
                 f"Precondition failed: UID in precondition: {sent}, UID in object meta: {stored}",
                 group=self.info.group,
             )
@@ -253,8 +274,14 @@ class Registry:
 
     def delete(self, namespace: str, name: str, options: DeleteOptions) -> tuple[JSON, bool]:
         """Delete (or start deleting) an object. Returns the object and whether it is gone now."""
+        obj, gone = self._delete(namespace, name, options)
+        return self.present(obj), gone
+
+    def _delete(self, namespace: str, name: str, options: DeleteOptions) -> tuple[JSON, bool]:
         key = self.key(namespace, name)
-        old = self.get(namespace, name)
+        old = self.find(namespace, name)
+        if old is None:
+            raise self._not_found(name)
         meta: JSON = old["metadata"]
         self._check_delete_preconditions(key, meta, options)
         self.admission.admit(Attributes(DELETE, self.info, "", key.namespace, name, None, old, options.dry_run))

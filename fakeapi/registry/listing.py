@@ -162,7 +162,7 @@ def watch_spec(registry: Registry, namespace: str | None, name: str | None,
     rv = parse_resource_version(options.resource_version)
     timeout = options.timeout_seconds or default_timeout()
     return WatchSpec(
-        resource=registry.info.resource,
+        resource=registry.storage_resource,
         kind=registry.info.kind,
         api_version=registry.info.api_version,
         namespace=namespace,
@@ -172,6 +172,7 @@ def watch_spec(registry: Registry, namespace: str | None, name: str | None,
         send_initial_events=options.send_initial_events,
         allow_bookmarks=options.allow_bookmarks,
         timeout=float(timeout),
+        present=registry.present_bytes if registry.conversion is not None else None,
     )
 
 
@@ -203,10 +204,10 @@ async def list_page(hub: WatchHub, registry: Registry, namespace: str | None, op
         if at > store.resource_version:
             raise too_large_resource_version(at, store.resource_version, retry_after=0)
         try:
-            entries, data_of = _entries_at(store, registry.info.resource, namespace, at)
+            entries, data_of = _entries_at(store, registry.storage_resource, namespace, at)
         except Expired:
             raise ContinueExpired(token.start) from None
-        return cut_page(entries, data_of, at, limit, token.start, matches)
+        return cut_page(entries, _presented(registry, data_of), at, limit, token.start, matches)
     if text == "0":
         limit = 0  # the watch cache serves resourceVersion=0 whole, whatever the limit (1.32)
     at = store.resource_version
@@ -221,12 +222,19 @@ async def list_page(hub: WatchHub, registry: Registry, namespace: str | None, op
             raise too_large_resource_version(requested, store.resource_version)
         at = store.resource_version
     if at == store.resource_version and limit <= 0 and matches is None:
-        return Page(store.list_bytes(registry.info.resource, namespace), at, "", None)  # the fast path
+        return Page(registry.list_all(namespace), at, "", None)  # the fast path
     try:
-        entries, data_of = _entries_at(store, registry.info.resource, namespace, at)
+        entries, data_of = _entries_at(store, registry.storage_resource, namespace, at)
     except Expired:
         raise Expired(LIST_TOO_OLD) from None
-    return cut_page(entries, data_of, at, limit, "", matches)
+    return cut_page(entries, _presented(registry, data_of), at, limit, "", matches)
+
+
+def _presented(registry: Registry, data_of: Callable[[ObjectKey], bytes]) -> Callable[[ObjectKey], bytes]:
+    """How to read one listed object as the resource serves it (another kind's objects are converted)."""
+    if registry.conversion is None:
+        return data_of
+    return lambda key: registry.present_bytes(data_of(key))
 
 
 def _entries_at(store: Store, resource: str, namespace: str | None, resource_version: int

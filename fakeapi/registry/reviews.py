@@ -16,36 +16,29 @@ Nothing is stored: there is no resourceVersion, no watch event, and dryRun chang
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from marshmallow import Schema, fields
-
 from fakeapi.kinds.authentication import SELF_SUBJECT_REVIEWS, TOKEN_REVIEWS
-from fakeapi.kinds.authentication.schema import SelfSubjectReviewSchema, TokenReviewSchema
 from fakeapi.kinds.authorization import (
     GROUP,
     SELF_SUBJECT_ACCESS_REVIEWS,
     SELF_SUBJECT_RULES_REVIEWS,
     SUBJECT_ACCESS_REVIEWS,
 )
-from fakeapi.kinds.authorization.schema import (
-    SelfSubjectAccessReviewSchema,
-    SelfSubjectRulesReviewSchema,
-    SubjectAccessReviewSchema,
-)
 from fakeapi.kinds.authorization.validation import validate_self_subject_access_review, validate_subject_access_review
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
-from fakeapi.machinery.decode import Decoder, decode_plan
 from fakeapi.machinery.errors import BadRequest, Invalid, StatusError, aggregate_message
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.managedfields.fieldpath import EMPTY
 from fakeapi.machinery.managedfields.fieldsets import created_fields
-from fakeapi.machinery.schemas.gofields import zero_struct
-from fakeapi.machinery.schemas.patchtree import patch_tree
+from fakeapi.machinery.schema.compiled import CompiledSchema
+from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
+from fakeapi.machinery.schema.structural import Structural
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import UserInfo
+from fakeapi.registry.decoding import decode_body
 from fakeapi.registry.options import WriteOptions
 
 # AlwaysAllow's RulesFor
@@ -81,18 +74,11 @@ Answer = Callable[[JSON, "Review", ReviewContext], JSON]
 @dataclass(frozen=True)
 class Review:
     info: ResourceInfo
-    schema: Schema
     answer: Answer
-    # compiled from the schema, once: its decoder, and what managedFields are computed with (the patch
-    # tree, and the Go zero value a create is compared against)
-    decoder: Decoder = field(init=False, repr=False, compare=False)
-    tree: JSON = field(init=False, repr=False, compare=False)
-    zero: JSON = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:  # (frozen: set here only)
-        object.__setattr__(self, "decoder", Decoder(decode_plan(self.schema)))
-        object.__setattr__(self, "tree", patch_tree(self.schema))
-        object.__setattr__(self, "zero", zero_struct(type(self.schema)))
+    @property
+    def compiled(self) -> CompiledSchema:
+        return KUBERNETES_1_32.compiled(self.info.definition)
 
 
 def create_review(review: Review, body: Any, options: WriteOptions, context: ReviewContext) -> JSON:
@@ -105,21 +91,7 @@ def create_review(review: Review, body: Any, options: WriteOptions, context: Rev
 def _decode(review: Review, body: Any, options: WriteOptions) -> JSON:
     """The body shape-checked as the create handler decodes it; unknown fields per fieldValidation."""
     info, kind = review.info, review.info.kind
-    if isinstance(body, dict):
-        api_version = body.get("apiVersion")
-        if api_version not in (None, "", info.api_version):
-            raise BadRequest(f"the API version in the data ({api_version}) does not match the expected API "
-                             f"version ({info.api_version})")
-        sent_kind = body.get("kind")
-        if sent_kind not in (None, "", kind):
-            raise BadRequest(f"the kind in the data ({sent_kind}) does not match the expected kind ({kind})")
-    decoded = review.decoder.decode(body, kind, info.version)
-    if decoded.unknown and options.field_validation == "Strict":
-        raise BadRequest(f'{kind} in version "{info.version}" cannot be handled as a {kind}: strict decoding '
-                         "error: " + ", ".join(decoded.unknown))
-    if decoded.unknown and options.field_validation == "Warn":
-        options.warnings.extend(decoded.unknown)
-    return decoded.obj
+    return decode_body(review.compiled.decoder(), body, kind, (info.api_version,), options)
 
 
 class _InvalidReview(Invalid):
@@ -149,13 +121,13 @@ def _access_review(validate: Callable[[JSON], list[FieldError]]) -> Answer:
 def _echoed(request: JSON, review: Review, context: ReviewContext) -> tuple[JSON, JSON]:
     """The metadata and spec of an answer that echoes the request: the spec as Go encodes it, and the
     managedFields of what upstream's field manager finds set in the request, against Go zero values."""
-    schema = review.schema
-    spec_field, status_field = schema.fields["spec"], schema.fields["status"]
-    spec = go_json(spec_field, request.get("spec"))
+    compiled = review.compiled
+    fields = compiled.schema.properties
+    spec = go_json(fields["spec"].schema, request.get("spec"))
     metadata: JSON = {"creationTimestamp": None}
-    sent = {"spec": spec, "status": go_json(status_field, request.get("status"))}
-    zero = {name: value for name, value in review.zero.items() if name in sent}
-    owned = created_fields(sent, review.tree, zero, EMPTY)
+    sent = {"spec": spec, "status": go_json(fields["status"].schema, request.get("status"))}
+    zero = {name: value for name, value in compiled.zero.items() if name in sent}
+    owned = created_fields(sent, compiled.patch_tree, zero, EMPTY)
     if owned:
         metadata["managedFields"] = [_update_entry(context.field_manager, review.info.api_version,
                                                    context.clock.timestamp(), owned)]
@@ -195,43 +167,34 @@ def _update_entry(manager: str | None, api_version: str, time: str, owned: JSON)
 
 
 REVIEWS: tuple[Review, ...] = (
-    Review(SELF_SUBJECT_ACCESS_REVIEWS, SelfSubjectAccessReviewSchema(),
+    Review(SELF_SUBJECT_ACCESS_REVIEWS,
            _access_review(validate_self_subject_access_review)),
-    Review(SUBJECT_ACCESS_REVIEWS, SubjectAccessReviewSchema(), _access_review(validate_subject_access_review)),
-    Review(SELF_SUBJECT_RULES_REVIEWS, SelfSubjectRulesReviewSchema(), _rules_review),
-    Review(SELF_SUBJECT_REVIEWS, SelfSubjectReviewSchema(), _self_review),
-    Review(TOKEN_REVIEWS, TokenReviewSchema(), _token_review),
+    Review(SUBJECT_ACCESS_REVIEWS,
+           _access_review(validate_subject_access_review)),
+    Review(SELF_SUBJECT_RULES_REVIEWS, _rules_review),
+    Review(SELF_SUBJECT_REVIEWS, _self_review),
+    Review(TOKEN_REVIEWS, _token_review),
 )
 
 
 # ---- Go's encoding of what was decoded
 
 
-def go_json(declared: fields.Field[Any], value: Any) -> Any:
-    """`value` as encoding/json writes the Go struct it decodes to: fields in struct order, empty ones of
-    `omitempty` fields (all but the `required` ones) left out, a missing required one as its zero value."""
-    if isinstance(declared, fields.Nested):
-        schema = declared.schema
+def go_json(schema: Structural, value: Any) -> Any:
+    """`value` as encoding/json writes the Go struct it decodes to: fields in struct order, empty values
+    of omitempty fields left out, a missing field without omitempty as its zero value."""
+    if schema.type == "object" and schema.properties:
         sent = value if isinstance(value, dict) else {}
         out: JSON = {}
-        for name, field in schema.fields.items():
-            if name in sent and sent[name] is not None:
-                encoded = go_json(field, sent[name])
-                if field.required or encoded not in ("", False, [], {}) or isinstance(field, fields.Nested):
+        for name, prop in schema.properties.items():
+            go = prop.go
+            if sent.get(name) is not None:
+                encoded = go_json(prop.schema, sent[name])
+                if go is None or not go.drops_empty or encoded not in ("", False, [], {}):
                     out[name] = encoded
-            elif field.required:
-                out[name] = _zero(field)
+            elif go is not None and not go.omitempty:
+                out[name] = prop.zero_json()
         return out
-    if isinstance(declared, fields.List) and isinstance(value, list):
-        return [go_json(declared.inner, item) for item in value]
+    if schema.type == "array" and schema.items is not None and isinstance(value, list):
+        return [go_json(schema.items, item) for item in value]
     return value
-
-
-def _zero(declared: fields.Field[Any]) -> Any:
-    if isinstance(declared, fields.Boolean):
-        return False
-    if isinstance(declared, fields.String):
-        return ""
-    if isinstance(declared, fields.Nested):
-        return {}
-    return None  # a nil slice or map

@@ -9,6 +9,7 @@ from typing import Any, NamedTuple
 
 import orjson
 
+from fakeapi.kinds.lease import LEASE
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import resources
 from fakeapi.simulation.resources import Resources
@@ -18,6 +19,7 @@ PodKey = tuple[str, str]  # namespace, name
 TERMINAL_PHASES = ("Succeeded", "Failed")
 DEFAULT_SCHEDULER = "default-scheduler"
 NODE_LEASE_NAMESPACE = "kube-node-lease"
+LEASES = LEASE.info.group_resource  # how leases are stored
 # a node labelled so has no simulated kubelet (the scheduler and the node controllers still see it)
 SIMULATED_LABEL = "fakeapi.dev/simulated"
 
@@ -147,7 +149,7 @@ class ClusterView:
             self._set_node(node)
         for pod in pods:
             self._set_pod(pod)
-        for data in store.list_bytes("leases", NODE_LEASE_NAMESPACE):
+        for data in store.list_bytes(LEASES, NODE_LEASE_NAMESPACE):
             lease = orjson.loads(data)
             self.lease_renewals[lease["metadata"]["name"]] = (lease.get("spec") or {}).get("renewTime") or ""
         return nodes, pods
@@ -169,7 +171,7 @@ class ClusterView:
                 return Change(old_node, None, None)
             node = orjson.loads(event.data)
             return Change(old_node, self._set_node(node), node)
-        if resource == "leases" and event.key.namespace == NODE_LEASE_NAMESPACE:
+        if resource == LEASES and event.key.namespace == NODE_LEASE_NAMESPACE:
             if event.type == "DELETED":
                 self.lease_renewals.pop(event.key.name, None)
                 return Change(None, None, None)

@@ -8,17 +8,23 @@ from typing import Any
 
 import pytest
 
-from fakeapi.kinds.event.schema import EventSchema
-from fakeapi.kinds.namespace.schema import NamespaceSchema
-from fakeapi.kinds.pod.schema.pod import PodSchema
-from fakeapi.machinery.decode import Decoded, Decoder, decode_plan, parse_keeping_repeats
+from fakeapi.machinery.decode import Decoded, DecodePlan, Decoder, parse_keeping_repeats, structural_plan
 from fakeapi.machinery.errors import BadRequest
-from fakeapi.machinery.schemas.meta import DeleteOptionsSchema
+from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.machinery.types import JSON
 
+POD = "io.k8s.api.core.v1.Pod"
+EVENT = "io.k8s.api.core.v1.Event"
+NAMESPACE = "io.k8s.api.core.v1.Namespace"
+DELETE_OPTIONS = "io.k8s.apimachinery.pkg.apis.meta.v1.DeleteOptions"
 
-def decode(schema: Any, data: Any, kind: str, version: str = "v1", *, partial: bool = False) -> Decoded:
-    return Decoder(decode_plan(schema, partial=partial)).decode(data, kind, version)
+
+def plan(definition: str, *, partial: bool = False) -> DecodePlan:
+    return structural_plan(KUBERNETES_1_32.schema(definition), partial=partial)
+
+
+def decode(definition: str, data: Any, kind: str, version: str = "v1", *, partial: bool = False) -> Decoded:
+    return Decoder(plan(definition, partial=partial)).decode(data, kind, version)
 
 
 PREFIX = 'Pod in version "v1" cannot be handled as a Pod: '
@@ -191,7 +197,7 @@ def unmarshal(value: str, field: str, go_type: str) -> str:
 
 def decode_error(data: Any) -> str:
     with pytest.raises(BadRequest) as caught:
-        decode(PodSchema(), data, "Pod")
+        decode(POD, data, "Pod")
     assert caught.value.code == 400
     return caught.value.message
 
@@ -201,7 +207,7 @@ def container(**fields: Any) -> Callable[[JSON], Any]:
 
 
 def test_a_pod_as_upstream_writes_it_round_trips_unchanged() -> None:
-    assert decode(PodSchema(), RICH_POD, "Pod") == Decoded(RICH_POD, [])
+    assert decode(POD, RICH_POD, "Pod") == Decoded(RICH_POD, [])
 
 
 def test_empty_values_are_kept_or_dropped_as_go_encodes_them() -> None:
@@ -213,7 +219,7 @@ def test_empty_values_are_kept_or_dropped_as_go_encodes_them() -> None:
                                     "securityContext": {"privileged": False, "capabilities": {}}}],
                     "securityContext": {}, "hostNetwork": False, "nodeName": "", "terminationGracePeriodSeconds": 0},
            "status": {"conditions": [], "containerStatuses": [{"name": "a", "lastState": {}}]}}
-    assert decode(PodSchema, pod, "Pod") == Decoded({
+    assert decode(POD, pod, "Pod") == Decoded({
         "apiVersion": "v1", "kind": "Pod", "metadata": {"name": "a", "creationTimestamp": None},
         "spec": {"containers": [{"name": "a", "image": "b", "resources": {},
                                  "securityContext": {"privileged": False, "capabilities": {}}}],
@@ -225,7 +231,7 @@ def test_empty_values_are_kept_or_dropped_as_go_encodes_them() -> None:
 def test_unset_fields_that_go_always_writes_get_their_zero_values() -> None:
     pod = {"spec": {"containers": [{"name": "a", "livenessProbe": {"httpGet": {}, "grpc": {}}}]},
            "status": {"conditions": [{"type": "Ready"}]}}
-    obj = decode(PodSchema, pod, "Pod").obj
+    obj = decode(POD, pod, "Pod").obj
     probe = obj["spec"]["containers"][0]["livenessProbe"]
     assert probe["httpGet"] == {"port": 0}
     assert probe["grpc"] == {"port": 0, "service": None}
@@ -237,18 +243,18 @@ def test_unset_fields_that_go_always_writes_get_their_zero_values() -> None:
 def test_a_partial_decode_keeps_the_fields_as_sent() -> None:
     # an apply configuration: what is empty stays, what is unset is not filled in
     pod = {"metadata": {"name": "a", "labels": {}}, "spec": {"containers": [{"name": "a", "env": []}]}}
-    assert decode(PodSchema, pod, "Pod", partial=True) == Decoded(pod, [])
+    assert decode(POD, pod, "Pod", partial=True) == Decoded(pod, [])
 
 
 def test_a_decoder_that_remembers_parts_decodes_alike_objects_alike_and_apart() -> None:
-    decoder = Decoder(decode_plan(PodSchema), remember_parts=True)
+    decoder = Decoder(plan(POD), remember_parts=True)
     pod = copy.deepcopy(RICH_POD)
     pod["spec"]["containers"][0]["bogus"] = 1
     pod["status"] = {"conditions": [{"type": "Ready", "status": "True", "bogus": 2}]}
     first, second = decoder.decode(pod, "Pod"), decoder.decode(copy.deepcopy(pod), "Pod")
     unknown = ['unknown field "spec.containers[0].bogus"', 'unknown field "status.conditions[0].bogus"']
     assert first.unknown == second.unknown == unknown  # reported again when the part is remembered
-    assert first.obj == second.obj == decode(PodSchema, pod, "Pod").obj
+    assert first.obj == second.obj == decode(POD, pod, "Pod").obj
     first.obj["spec"]["containers"][0]["image"] = "changed"
     first.obj["status"]["conditions"][0]["status"] = "False"
     assert second.obj["spec"]["containers"][0]["image"] != "changed"
@@ -257,7 +263,7 @@ def test_a_decoder_that_remembers_parts_decodes_alike_objects_alike_and_apart() 
 
 def test_decoded_object_shares_nothing_with_the_input() -> None:
     pod = copy.deepcopy(RICH_POD)
-    obj = decode(PodSchema(), pod, "Pod").obj
+    obj = decode(POD, pod, "Pod").obj
     obj["metadata"]["labels"]["new"] = "x"
     obj["metadata"]["finalizers"].append("y")
     obj["metadata"]["managedFields"][0]["fieldsV1"]["f:spec"] = {}
@@ -267,7 +273,7 @@ def test_decoded_object_shares_nothing_with_the_input() -> None:
 
 
 def test_parts_resent_as_stored_decode_as_any_other_and_share_nothing() -> None:
-    decoder = Decoder(decode_plan(PodSchema))
+    decoder = Decoder(plan(POD))
     stored = copy.deepcopy(RICH_POD)
     body = copy.deepcopy(RICH_POD)
     body["status"] = {"phase": "Running", "bogus": 1}
@@ -294,7 +300,7 @@ def test_a_resent_part_equal_only_for_python_is_decoded(change: Callable[[JSON],
     change(body)
     assert body == stored
     with pytest.raises(BadRequest) as caught:
-        Decoder(decode_plan(PodSchema)).decode(body, "Pod", stored=stored)
+        Decoder(plan(POD)).decode(body, "Pod", stored=stored)
     assert "json: cannot unmarshal" in caught.value.message
 
 
@@ -329,7 +335,7 @@ def test_a_resent_part_equal_only_for_python_is_decoded(change: Callable[[JSON],
 def test_unknown_fields_are_reported_with_upstream_paths_and_pruned(
     change: Callable[[JSON], Any], message: str
 ) -> None:
-    decoded = decode(PodSchema(), pod_with(change), "Pod")
+    decoded = decode(POD, pod_with(change), "Pod")
     assert decoded.unknown == [message]
     assert decoded.obj == RICH_POD
 
@@ -337,7 +343,7 @@ def test_unknown_fields_are_reported_with_upstream_paths_and_pruned(
 def test_unknown_fields_are_listed_in_document_order() -> None:
     pod = {"zzz": 1, "metadata": {"name": "a", "bad": 1}, "spec": {"containers": [{"name": "a", "x": 1},
         {"y": 2}]}}
-    assert decode(PodSchema(), pod, "Pod").unknown == [
+    assert decode(POD, pod, "Pod").unknown == [
         'unknown field "zzz"',
         'unknown field "metadata.bad"',
         'unknown field "spec.containers[0].x"',
@@ -346,7 +352,7 @@ def test_unknown_fields_are_listed_in_document_order() -> None:
 
 
 def test_unknown_fields_with_null_values_are_still_reported() -> None:
-    assert decode(PodSchema(), {"spec": {"foo": None}}, "Pod").unknown == ['unknown field "spec.foo"']
+    assert decode(POD, {"spec": {"foo": None}}, "Pod").unknown == ['unknown field "spec.foo"']
 
 
 def test_free_form_maps_and_objects_never_have_unknown_fields() -> None:
@@ -355,10 +361,17 @@ def test_free_form_maps_and_objects_never_have_unknown_fields() -> None:
         pod["metadata"]["annotations"]["Weird Key!"] = "v"
         pod["spec"]["nodeSelector"]["x"] = "y"
         pod["metadata"]["managedFields"][0]["fieldsV1"]["f:anything"] = {"nested": [1, 2]}
-        pod["spec"]["volumes"][10]["gcePersistentDisk"]["notAField"] = True
 
     pod = pod_with(change)
-    assert decode(PodSchema(), pod, "Pod") == Decoded(pod, [])
+    assert decode(POD, pod, "Pod") == Decoded(pod, [])
+
+
+def test_every_volume_source_is_decoded_as_its_type_deprecated_ones_too() -> None:
+    def change(pod: JSON) -> None:
+        pod["spec"]["volumes"][10]["gcePersistentDisk"]["notAField"] = True
+
+    assert decode(POD, pod_with(change), "Pod").unknown == [
+        'unknown field "spec.volumes[10].gcePersistentDisk.notAField"']
 
 
 @pytest.mark.parametrize(
@@ -410,6 +423,7 @@ def test_free_form_maps_and_objects_never_have_unknown_fields() -> None:
          'parsing time "2024-02-30T00:00:00Z": day out of range'),
     ],
 )
+
 def test_wrong_types_give_upstream_bad_request(change: Callable[[JSON], Any], message: str) -> None:
     assert decode_error(pod_with(change)) == PREFIX + message
 
@@ -440,7 +454,7 @@ def test_a_body_without_readable_type_meta_is_unrecognized(body: Any, detail: st
 
 
 def test_a_null_body_decodes_as_the_zero_object() -> None:
-    assert decode(PodSchema(), None, "Pod") == Decoded(
+    assert decode(POD, None, "Pod") == Decoded(
         {"metadata": {"creationTimestamp": None}, "spec": {"containers": None}, "status": {}}, [])
 
 
@@ -449,7 +463,7 @@ def test_null_fields_are_absent() -> None:
            "spec": {"containers": [{"name": "a", "image": "b", "ports": None, "resources": None}],
                     "nodeName": None, "priority": None, "securityContext": None},
            "status": None}
-    assert decode(PodSchema(), pod, "Pod").obj == {
+    assert decode(POD, pod, "Pod").obj == {
         "metadata": {"name": "a", "creationTimestamp": None},
         "spec": {"containers": [{"name": "a", "image": "b", "resources": {}}]},
         "status": {},
@@ -460,7 +474,7 @@ def test_nulls_inside_lists_and_maps_become_go_zero_values() -> None:
     pod = {"metadata": {"labels": {"a": None}, "finalizers": ["x", None]},
            "spec": {"containers": [None, {"name": "a", "resources": {"limits": {"cpu": None}}}],
                     "securityContext": {"supplementalGroups": [None, 5]}}}
-    assert decode(PodSchema(), pod, "Pod").obj == {
+    assert decode(POD, pod, "Pod").obj == {
         "metadata": {"labels": {"a": ""}, "finalizers": ["x", ""], "creationTimestamp": None},
         "spec": {"containers": [{"name": "", "resources": {}}, {"name": "a", "resources": {"limits": {"cpu": "0"}}}],
                  "securityContext": {"supplementalGroups": [0, 5]}},
@@ -474,7 +488,7 @@ def test_nulls_inside_lists_and_maps_become_go_zero_values() -> None:
 )
 def test_quantities_are_stored_as_strings(sent: Any, stored: str) -> None:
     pod = {"spec": {"containers": [{"name": "a", "resources": {"requests": {"cpu": sent}}}]}}
-    obj = decode(PodSchema(), pod, "Pod").obj
+    obj = decode(POD, pod, "Pod").obj
     assert obj["spec"]["containers"][0]["resources"]["requests"]["cpu"] == stored
 
 
@@ -488,7 +502,7 @@ def test_quantities_are_stored_as_strings(sent: Any, stored: str) -> None:
     ],
 )
 def test_times_are_stored_as_upstream_writes_them(sent: str, stored: str) -> None:
-    obj = decode(PodSchema(), {"metadata": {"creationTimestamp": sent}}, "Pod").obj
+    obj = decode(POD, {"metadata": {"creationTimestamp": sent}}, "Pod").obj
     assert obj["metadata"]["creationTimestamp"] == stored
 
 
@@ -497,7 +511,7 @@ def test_event_micro_times_keep_microseconds() -> None:
              "involvedObject": {"kind": "Pod", "name": "web"}, "source": {"component": "kubelet"},
              "eventTime": "2024-05-01T12:00:00.5+02:00",
              "series": {"count": 3, "lastObservedTime": "2024-05-01T10:00:01.000001Z"}}
-    decoded = decode(EventSchema(), event, "Event")
+    decoded = decode(EVENT, event, "Event")
     assert decoded.unknown == []
     assert decoded.obj["eventTime"] == "2024-05-01T10:00:00.500000Z"
     assert decoded.obj["series"]["lastObservedTime"] == "2024-05-01T10:00:01.000001Z"
@@ -505,7 +519,7 @@ def test_event_micro_times_keep_microseconds() -> None:
 
 def test_other_kinds_report_errors_under_their_own_kind() -> None:
     with pytest.raises(BadRequest) as caught:
-        decode(NamespaceSchema(), {"spec": "x"}, "Namespace")
+        decode(NAMESPACE, {"spec": "x"}, "Namespace")
     assert caught.value.message == (
         'Namespace in version "v1" cannot be handled as a Namespace: '
         + unmarshal("string", "Namespace.spec", "v1.NamespaceSpec")
@@ -516,7 +530,7 @@ def test_delete_options_decode_with_preconditions() -> None:
     body = {"kind": "DeleteOptions", "apiVersion": "v1", "gracePeriodSeconds": 0,
             "preconditions": {"uid": "u", "resourceVersion": "5"}, "propagationPolicy": "Background",
             "dryRun": ["All"], "bogus": 1}
-    decoded = decode(DeleteOptionsSchema(), body, "DeleteOptions")
+    decoded = decode(DELETE_OPTIONS, body, "DeleteOptions")
     assert decoded.unknown == ['unknown field "bogus"']
     assert decoded.obj == {key: value for key, value in body.items() if key != "bogus"}
 
@@ -536,7 +550,7 @@ def test_delete_options_decode_with_preconditions() -> None:
     ],
 )
 def test_strict_errors_of_a_body_that_repeats_a_key(raw: bytes, messages: list[str]) -> None:
-    assert Decoder(decode_plan(PodSchema)).strict_errors(parse_keeping_repeats(raw)) == messages
+    assert Decoder(plan(POD)).strict_errors(parse_keeping_repeats(raw)) == messages
 
 
 @pytest.mark.parametrize("raw", [b'{"metadata":{"name":"a"},"spec":{"foo":1}}', b'{"metadata": {', b"[1, 1]"])

@@ -7,7 +7,6 @@ from typing import Any
 
 import pytest
 
-from fakeapi.kinds.pod.schema.pod import PodSchema
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.managedfields.fieldpath import (
     LEAF,
@@ -33,10 +32,11 @@ from fakeapi.machinery.managedfields.manager import (
     describe_manager,
     encode_managers,
 )
-from fakeapi.machinery.schemas.patchtree import patch_tree
+from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.registry.options import manager_from_user_agent
 
-TREE = patch_tree(PodSchema)
+POD = KUBERNETES_1_32.compiled("io.k8s.api.core.v1.Pod")
+TREE = POD.patch_tree
 CONTAINER = 'k:{"name":"web"}'
 
 
@@ -51,9 +51,10 @@ def fields(wire: dict[str, Any]) -> dict[str, Any]:
 
 
 def manager(subresource: str = "") -> FieldManager:
+    """The field manager of pods, or of pods/status (whose strategy resets spec, as the registry says)."""
     clock = Clock()
     clock.freeze()
-    return FieldManager(PodSchema(), TREE, clock, subresource)
+    return FieldManager(POD, clock, subresource, reset=("spec",) if subresource == "status" else ("status",))
 
 
 # ---- field sets

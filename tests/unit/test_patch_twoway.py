@@ -9,9 +9,8 @@ import pytest
 
 from fakeapi.kinds.pod import POD
 from fakeapi.machinery.patch import apply_strategic_merge_patch, create_two_way_merge_patch
-from fakeapi.machinery.schemas.patchtree import patch_tree
 
-TREE = patch_tree(POD.schema)
+TREE = POD.patch_tree
 SCHEDULED = {"type": "PodScheduled", "status": "True", "lastProbeTime": None,
              "lastTransitionTime": "2030-01-01T00:00:00Z"}
 

@@ -72,7 +72,8 @@ class RecordingAdmission:
 def registry() -> tuple[Registry, Recording, RecordingAdmission]:
     strategy = Recording()
     plugin = RecordingAdmission(strategy)
-    kind = replace(POD, info=ResourceInfo("widgets", "Pod", namespaced=True, singular="widget"),
+    kind = replace(POD, info=ResourceInfo("widgets", "Pod", namespaced=True, singular="widget",
+                                                   definition="io.k8s.api.core.v1.Pod"),
                    strategy=strategy)
     store = Store()
     return Registry(store, kind, Clock(), IdSource(7), Admission([plugin])), strategy, plugin

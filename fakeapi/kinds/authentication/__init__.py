@@ -8,6 +8,7 @@ from fakeapi.kinds.kind import ResourceInfo
 GROUP = "authentication.k8s.io"
 
 SELF_SUBJECT_REVIEWS = ResourceInfo("selfsubjectreviews", "SelfSubjectReview", namespaced=False,
-                                    singular="selfsubjectreview", group=GROUP, verbs=("create",))
+                                    singular="selfsubjectreview", group=GROUP, verbs=("create",),
+                                    definition="io.k8s.api.authentication.v1.SelfSubjectReview")
 TOKEN_REVIEWS = ResourceInfo("tokenreviews", "TokenReview", namespaced=False, singular="tokenreview", group=GROUP,
-                             verbs=("create",))
+                             verbs=("create",), definition="io.k8s.api.authentication.v1.TokenReview")

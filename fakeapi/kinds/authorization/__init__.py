@@ -9,7 +9,7 @@ GROUP = "authorization.k8s.io"
 
 def _review(resource: str, kind: str) -> ResourceInfo:
     return ResourceInfo(resource, kind, namespaced=False, singular=resource.removesuffix("s"), group=GROUP,
-                        verbs=("create",))
+                        verbs=("create",), definition=f"io.k8s.api.authorization.v1.{kind}")
 
 
 SELF_SUBJECT_ACCESS_REVIEWS = _review("selfsubjectaccessreviews", "SelfSubjectAccessReview")

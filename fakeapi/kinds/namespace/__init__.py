@@ -1,10 +1,9 @@
-"""core/v1 Namespace: schema, defaults, strategy, validation and Table columns."""
+"""core/v1 Namespace: defaults, strategy, validation and Table columns."""
 
 from __future__ import annotations
 
 from fakeapi.kinds.kind import STATUS_VERBS, Kind, ResourceInfo, SubresourceInfo
 from fakeapi.kinds.namespace.fields import NAMESPACE_FIELD_LABELS
-from fakeapi.kinds.namespace.schema import NamespaceListSchema, NamespaceSchema
 from fakeapi.kinds.namespace.strategy import NamespaceFinalizeStrategy, NamespaceStatusStrategy, NamespaceStrategy
 from fakeapi.kinds.namespace.table import NAMESPACE_PRINTER
 
@@ -14,9 +13,8 @@ NAMESPACE = Kind(
         verbs=("create", "delete", "get", "list", "patch", "update", "watch"),
         subresources=(SubresourceInfo("finalize", "Namespace", ("update",)),
                       SubresourceInfo("status", "Namespace", STATUS_VERBS)),
+        definition="io.k8s.api.core.v1.Namespace",
     ),
-    NamespaceSchema(),
-    NamespaceListSchema,
     NamespaceStrategy(),
     {"status": NamespaceStatusStrategy(), "finalize": NamespaceFinalizeStrategy()},
     NAMESPACE_PRINTER,

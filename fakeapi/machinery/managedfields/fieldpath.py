@@ -4,7 +4,7 @@ A field set is a trie: keys are path elements (`f:<field>`, `k:<keys as JSON>` f
 list, `v:<JSON>` for items of a set list), and the key `.` marks the node itself as a member. A leaf
 member is `{".": {}}` here and `{}` on the wire. Tries are never mutated once built, so subtries are
 shared freely. Which lists are keyed, sets or atomic comes from the schema's PatchTree
-(`fakeapi.schemas.patchtree`), the metadata strategic merge patch reads too.
+(`fakeapi.machinery.schema.patchtree`), the metadata strategic merge patch reads too.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 
 import orjson
 
-from fakeapi.machinery.schemas.patchtree import LIST_MAP_KEYS, LIST_TYPE, MERGE_KEY, STRATEGY
+from fakeapi.machinery.schema.patchtree import LIST_MAP_KEYS, LIST_TYPE, MERGE_KEY, STRATEGY
 from fakeapi.machinery.types import JSON
 
 Trie = dict[str, "Trie"]

@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import Any, NamedTuple, Protocol
 
 import orjson
-from marshmallow import Schema
 
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.managedfields.fieldpath import (
@@ -35,7 +34,7 @@ from fakeapi.machinery.managedfields.fieldsets import (
     created_fields,
     reset_fields,
 )
-from fakeapi.machinery.schemas.gofields import zero_struct
+from fakeapi.machinery.schema.compiled import CompiledSchema
 from fakeapi.machinery.types import JSON
 
 APPLY = "Apply"
@@ -159,17 +158,17 @@ class FieldTracker(Protocol):
 class FieldManager:
     """Keeps metadata.managedFields on every write of one endpoint (a resource or a subresource)."""
 
-    def __init__(self, schema: Schema, tree: JSON, clock: Clock, subresource: str = "",
-                 api_version: str = "v1") -> None:
-        self.tree = tree  # the kind's PatchTree: which lists are keyed, sets or atomic
+    def __init__(self, schema: CompiledSchema, clock: Clock, subresource: str = "", api_version: str = "v1",
+                 reset: tuple[str, ...] = ("status",)) -> None:
+        self.tree = schema.patch_tree  # which lists are keyed, sets or atomic
         # what a create is compared against: the kind's Go zero value, as encoding/json writes it, less
         # the system metadata no manager owns (a zero ObjectMeta's creationTimestamp: null)
-        self.zero: JSON = zero_struct(type(schema))
-        self.zero["metadata"] = {k: v for k, v in self.zero.get("metadata", {}).items() if k not in STRIPPED_META}
+        self.zero: JSON = {**schema.zero, "metadata": {
+            k: v for k, v in schema.zero.get("metadata", {}).items() if k not in STRIPPED_META}}
         self.api_version = api_version
         self.clock = clock
         self.subresource = subresource
-        self.ignored = reset_fields(subresource)
+        self.ignored = reset_fields(reset)  # the fields the endpoint's strategy resets
         # pods made from one template differ only in what a manager never owns (name, uid...): the
         # walk that finds a create's fields is done once per template
         self._created_wire = lru_cache(maxsize=256)(self._created_wire_of)

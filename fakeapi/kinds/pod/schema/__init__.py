@@ -1,1 +1,0 @@
-"""The marshmallow schemas of core/v1 Pod and every type under it."""
