@@ -292,7 +292,7 @@ def _json_fields(structs: GoStructs, package: tuple[str, str], struct: dict[str,
     """The struct's fields as JSON sees them: (json name, Go type, tags, protobuf number), with the
     fields of inline embedded structs. An embedded struct with a protobuf number of its own is a nested
     message in protobuf: `inline` gets its number and the JSON names of its fields (whose numbers are
-    the nested message's)."""
+    the nested message's); one without (TypeMeta) is not in the message, and its fields have no number."""
     out: list[tuple[str, str, dict[str, str], int | None]] = []
     for field_name, go_type, tags in struct["fields"]:
         json_tag = tags.get("json", "")
@@ -307,7 +307,9 @@ def _json_fields(structs: GoStructs, package: tuple[str, str], struct: dict[str,
             fields = _json_fields(structs, _package_for(structs, package, go_type), embedded, {})
             if number is not None:
                 inline[str(number)] = [json for json, _, _, _ in fields]
-            out.extend(fields)
+                out.extend(fields)
+            else:  # not in the message at all (TypeMeta: the protobuf envelope carries apiVersion and kind)
+                out.extend((json, field_type, field_tags, None) for json, field_type, field_tags, _ in fields)
             continue
         out.append((json_name or field_name or go_type.rsplit(".", 1)[-1], go_type, tags, number))
     return out
