@@ -1,0 +1,227 @@
+"""A protobuf message walked by its compiled schema: the JSON object a Go client would have sent.
+
+Each property's `protobuf` number (`Structural.protobuf_fields`) says which field carries it; a struct
+inlined in JSON but nested in protobuf (`Structural.protobuf_inline`: Volume's VolumeSource, Probe's
+ProbeHandler) is a message whose fields land in the enclosing object. A repeated field comes one value
+per field, or packed (numbers and bools); a map is a repeated entry message {1: key, 2: value}, and a map
+of lists wraps each list in a message whose field 1 holds the items (UserInfo's ExtraValue). Fields the
+schema does not name are skipped, as Go skips them.
+
+The Go types with a protobuf form of their own become the JSON they marshal to: Time and MicroTime
+(Timestamp{1: seconds, 2: nanos}; a Time keeps whole seconds, as upstream's does, a MicroTime
+microseconds; an empty Timestamp is the zero time, null), Quantity ({1: string}; "0" without one),
+IntOrString ({1: type, 2: intVal, 3: strVal}), RawExtension, FieldsV1 and apiextensions' JSON ({1: raw},
+the JSON itself). No definition of the stable groups has a Duration. []byte is base64 in JSON.
+
+Go decodes into structs, so a scalar that is its zero value (an empty string, a false or a zero) is left
+out of the JSON, as an absent field means the same; a pointer scalar is kept even when zero (gogo writes
+it only when it is set: `immutable: false`), and a message that is present is kept even when empty (a
+pointer to an empty struct is not a nil pointer). A message field sent twice is merged, any other field
+sent twice keeps the last value, as Go's decoder does.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Mapping
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from fakeapi.machinery.limits import MAX_DEPTH, load_json
+from fakeapi.machinery.protobuf.wire import (
+    BYTES,
+    VARINT,
+    Malformed,
+    Value,
+    as_bytes,
+    as_double,
+    as_number,
+    as_signed,
+    as_text,
+    fields,
+    packed_varints,
+)
+from fakeapi.machinery.schema.structural import (
+    FIELDS_V1,
+    INT_OR_STRING,
+    MICRO_TIME,
+    QUANTITY,
+    RAW_EXTENSION,
+    TIME,
+    Field,
+    Structural,
+)
+from fakeapi.machinery.types import JSON
+
+_APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."
+_EMPTY = memoryview(b"")
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+_ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
+_SCALARS = ("string", "boolean", "integer", "number")
+
+
+def decode_message(buf: memoryview, schema: Structural, depth: int = 0) -> JSON:
+    """The message's JSON object; Malformed when the bytes are not such a message."""
+    out: JSON = {}
+    _read(out, buf, schema, schema.protobuf_fields, schema.protobuf_inline, depth)
+    return out
+
+
+def _read(out: JSON, buf: memoryview, schema: Structural, numbers: Mapping[int, str],
+          inline: Mapping[int, tuple[str, ...]], depth: int) -> None:
+    if depth > MAX_DEPTH:
+        raise Malformed
+    properties = schema.properties
+    for number, wire, value in fields(buf):
+        name = numbers.get(number)
+        if name is not None:
+            _field(out, name, properties[name], wire, value, depth)
+        elif number in inline:  # the fields of an inlined struct, by that struct's own numbers
+            nested = {properties[name].protobuf: name for name in inline[number] if name in properties}
+            _read(out, as_bytes(wire, value), schema, nested, {}, depth + 1)
+
+
+def _field(out: JSON, name: str, prop: Field, wire: int, value: Value, depth: int) -> None:
+    schema = prop.schema
+    if schema.type == "array" and schema.items is not None:
+        item, items = schema.items, out.setdefault(name, [])
+        if wire == BYTES and item.type in ("integer", "boolean"):  # packed
+            items.extend(_value(item, VARINT, number, depth) for number in packed_varints(as_bytes(wire, value)))
+        else:
+            items.append(_value(item, wire, value, depth))
+    elif schema.additional is not None and not schema.properties:
+        key, entry = _map_entry(wire, value)
+        out.setdefault(name, {})[key] = _map_value(schema.additional, entry, depth)
+    elif isinstance(out.get(name), dict) and schema.name not in _SPECIAL:  # a message sent again merges
+        _read(out[name], as_bytes(wire, value), schema, schema.protobuf_fields, schema.protobuf_inline, depth + 1)
+    else:
+        decoded = _value(schema, wire, value, depth)
+        scalar = schema.type in _SCALARS and schema.name not in _SPECIAL
+        if decoded is None or (scalar and not decoded and not (prop.go and prop.go.shape == "pointer")):
+            out.pop(name, None)  # a zero value: Go's struct holds no more than if it were absent
+        else:
+            out[name] = decoded
+
+
+def _value(schema: Structural, wire: int, value: Value, depth: int) -> Any:
+    """One value of a type that is not a list or a map."""
+    special = _SPECIAL.get(schema.name) if schema.name else None
+    if special is not None:
+        return special(as_bytes(wire, value))
+    kind = schema.type
+    if kind == "string":
+        if schema.format == "byte":
+            return base64.b64encode(as_bytes(wire, value)).decode("ascii")
+        return as_text(wire, value)
+    if kind == "boolean":
+        return as_number(wire, value) != 0
+    if kind == "integer":
+        return as_signed(wire, value, 32 if schema.format == "int32" else 64)
+    if kind == "number":
+        return as_double(wire, value)
+    return decode_message(as_bytes(wire, value), schema, depth + 1)
+
+
+def _map_entry(wire: int, value: Value) -> tuple[str, tuple[int, Value] | None]:
+    key, entry = "", None
+    for number, entry_wire, part in fields(as_bytes(wire, value)):
+        if number == 1:
+            key = as_text(entry_wire, part)
+        elif number == 2:
+            entry = entry_wire, part
+    return key, entry
+
+
+def _map_value(schema: Structural, entry: tuple[int, Value] | None, depth: int) -> Any:
+    """A map entry's value; an absent one is the type's zero value, as in Go."""
+    if schema.type == "array" and schema.items is not None:  # a list travels in a message: {1: items}
+        buf = _EMPTY if entry is None else as_bytes(*entry)
+        return [_value(schema.items, wire, item, depth) for number, wire, item in fields(buf) if number == 1]
+    if entry is None:
+        entry = (VARINT, 0) if schema.type in ("integer", "boolean") and not schema.name else (BYTES, _EMPTY)
+    return _value(schema, *entry, depth)
+
+
+# --- the Go types with a protobuf form of their own
+
+
+def _time(buf: memoryview) -> str | None:
+    return _timestamp(buf, "seconds")
+
+
+def _micro_time(buf: memoryview) -> str | None:
+    return _timestamp(buf, "microseconds")
+
+
+def _timestamp(buf: memoryview, precision: str) -> str | None:
+    """time.Unix(seconds, nanos) as metav1's Unmarshal makes it (Time drops the nanos), in RFC 3339 as its
+    MarshalJSON writes it; None for the zero time, which Go writes as null."""
+    if not buf:
+        return None
+    seconds = nanos = 0
+    for number, wire, value in fields(buf):
+        if number == 1:
+            seconds = as_signed(wire, value, 64)
+        elif number == 2:
+            nanos = as_signed(wire, value, 32)
+    micros = int(nanos / 1000) if precision == "microseconds" else 0  # toward zero, as Duration.Truncate
+    try:
+        moment = _EPOCH + timedelta(seconds=seconds, microseconds=micros)
+    except OverflowError:  # beyond the years Go's JSON encoder writes
+        raise Malformed from None
+    return None if moment == _ZERO_TIME else moment.isoformat(timespec=precision).replace("+00:00", "Z")
+
+
+def _quantity(buf: memoryview) -> str:
+    text = "0"  # the zero Quantity
+    for number, wire, value in fields(buf):
+        if number == 1:
+            text = as_text(wire, value)
+    return text
+
+
+def _int_or_string(buf: memoryview) -> int | str:
+    kind, number_value, text = 0, 0, ""
+    for number, wire, value in fields(buf):
+        if number == 1:
+            kind = as_signed(wire, value, 64)
+        elif number == 2:
+            number_value = as_signed(wire, value, 32)
+        elif number == 3:
+            text = as_text(wire, value)
+    if kind not in (0, 1):  # Go's encoder refuses it: impossible IntOrString.Type
+        raise Malformed
+    return text if kind == 1 else number_value
+
+
+def _raw_json(buf: memoryview) -> Any:
+    raw = None
+    for number, wire, value in fields(buf):
+        if number == 1:
+            raw = as_bytes(wire, value)
+    if raw is None:
+        return None  # a nil Raw, written as null
+    try:
+        return load_json(bytes(raw))
+    except ValueError:
+        raise Malformed from None
+
+
+def _unreadable(buf: memoryview) -> Any:
+    """apiextensions' JSONSchemaProps unions, whose protobuf forms are not read (CustomResourceDefinitions
+    are not served)."""
+    raise Malformed
+
+
+_SPECIAL: dict[str, Callable[[memoryview], Any]] = {
+    TIME: _time,
+    MICRO_TIME: _micro_time,
+    QUANTITY: _quantity,
+    INT_OR_STRING: _int_or_string,
+    RAW_EXTENSION: _raw_json,
+    FIELDS_V1: _raw_json,
+    _APIEXTENSIONS + "JSON": _raw_json,
+    _APIEXTENSIONS + "JSONSchemaPropsOrArray": _unreadable,
+    _APIEXTENSIONS + "JSONSchemaPropsOrBool": _unreadable,
+    _APIEXTENSIONS + "JSONSchemaPropsOrStringArray": _unreadable,
+}
