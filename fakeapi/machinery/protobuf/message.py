@@ -57,7 +57,6 @@ _APIEXTENSIONS = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1."
 _EMPTY = memoryview(b"")
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 _ZERO_TIME = datetime(1, 1, 1, tzinfo=UTC)
-_SCALARS = ("string", "boolean", "integer", "number")
 
 
 def decode_message(buf: memoryview, schema: Structural, depth: int = 0) -> JSON:
@@ -83,43 +82,55 @@ def _read(out: JSON, buf: memoryview, schema: Structural, numbers: Mapping[int, 
 
 def _field(out: JSON, name: str, prop: Field, wire: int, value: Value, depth: int) -> None:
     schema = prop.schema
-    if schema.type == "array" and schema.items is not None:
-        item, items = schema.items, out.setdefault(name, [])
-        if wire == BYTES and item.type in ("integer", "boolean"):  # packed
-            items.extend(_value(item, VARINT, number, depth) for number in packed_varints(as_bytes(wire, value)))
-        else:
-            items.append(_value(item, wire, value, depth))
-    elif schema.additional is not None and not schema.properties:
-        key, entry = _map_entry(wire, value)
-        out.setdefault(name, {})[key] = _map_value(schema.additional, entry, depth)
-    elif isinstance(out.get(name), dict) and schema.name not in _SPECIAL:  # a message sent again merges
-        _read(out[name], as_bytes(wire, value), schema, schema.protobuf_fields, schema.protobuf_inline, depth + 1)
-    else:
-        decoded = _value(schema, wire, value, depth)
-        scalar = schema.type in _SCALARS and schema.name not in _SPECIAL
-        if decoded is None or (scalar and not decoded and not (prop.go and prop.go.shape == "pointer")):
-            out.pop(name, None)  # a zero value: Go's struct holds no more than if it were absent
+    if schema.name:  # a message, or a Go type with a protobuf form of its own
+        special = _SPECIAL.get(schema.name)
+        if special is None:  # a message sent again merges into the first, as Go's decoder does
+            target = out.get(name)
+            if target is None:
+                out[name] = target = {}
+            _read(target, as_bytes(wire, value), schema, schema.protobuf_fields, schema.protobuf_inline, depth + 1)
+        elif (decoded := special(as_bytes(wire, value))) is None:
+            out.pop(name, None)  # the zero Time, a nil RawExtension: null in Go's JSON
         else:
             out[name] = decoded
+    elif schema.items is not None:
+        item, items = schema.items, out.setdefault(name, [])
+        if wire == BYTES and item.type in ("integer", "boolean"):  # packed
+            items.extend(_scalar(item, VARINT, number) for number in packed_varints(as_bytes(wire, value)))
+        else:
+            items.append(_value(item, wire, value, depth))
+    elif schema.additional is not None:
+        key, entry = _map_entry(wire, value)
+        out.setdefault(name, {})[key] = _map_value(schema.additional, entry, depth)
+    elif (decoded := _scalar(schema, wire, value)) or (prop.go is not None and prop.go.shape == "pointer"):
+        out[name] = decoded
+    else:
+        out.pop(name, None)  # a zero value: Go's struct holds no more than if it were absent
 
 
 def _value(schema: Structural, wire: int, value: Value, depth: int) -> Any:
-    """One value of a type that is not a list or a map."""
-    special = _SPECIAL.get(schema.name) if schema.name else None
-    if special is not None:
+    """One item of a list or value of a map."""
+    if schema.name:
+        special = _SPECIAL.get(schema.name)
+        if special is None:
+            return decode_message(as_bytes(wire, value), schema, depth + 1)
         return special(as_bytes(wire, value))
+    return _scalar(schema, wire, value)
+
+
+def _scalar(schema: Structural, wire: int, value: Value) -> Any:
     kind = schema.type
     if kind == "string":
         if schema.format == "byte":
             return base64.b64encode(as_bytes(wire, value)).decode("ascii")
         return as_text(wire, value)
-    if kind == "boolean":
-        return as_number(wire, value) != 0
     if kind == "integer":
         return as_signed(wire, value, 32 if schema.format == "int32" else 64)
+    if kind == "boolean":
+        return as_number(wire, value) != 0
     if kind == "number":
         return as_double(wire, value)
-    return decode_message(as_bytes(wire, value), schema, depth + 1)
+    raise Malformed  # a list of lists, which no Kubernetes type has
 
 
 def _map_entry(wire: int, value: Value) -> tuple[str, tuple[int, Value] | None]:

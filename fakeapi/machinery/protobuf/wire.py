@@ -23,16 +23,23 @@ def fields(buf: memoryview) -> Iterator[tuple[int, int, Value]]:
     """(field number, wire type, value) for each field of the message, in the order sent."""
     pos, end = 0, len(buf)
     while pos < end:
-        key, pos = varint(buf, pos)
+        key = buf[pos]  # keys, lengths and most numbers fit in one byte: read those inline
+        if key < 0x80:
+            pos += 1
+        else:
+            key, pos = varint(buf, pos)
         number, wire = key >> 3, key & 7
         if number == 0:
             raise Malformed
-        if wire == VARINT:
-            value, pos = varint(buf, pos)
-            yield number, wire, value
-            continue
-        if wire == BYTES:
-            size, pos = varint(buf, pos)
+        if wire == VARINT or wire == BYTES:
+            if pos < end and buf[pos] < 0x80:
+                size = buf[pos]
+                pos += 1
+            else:
+                size, pos = varint(buf, pos)
+            if wire == VARINT:
+                yield number, wire, size
+                continue
         elif wire == FIXED64:
             size = 8
         elif wire == FIXED32:
@@ -86,8 +93,10 @@ def as_bytes(wire: int, value: Value) -> memoryview:
 
 
 def as_text(wire: int, value: Value) -> str:
+    if wire != BYTES or isinstance(value, int):
+        raise Malformed
     try:
-        return str(as_bytes(wire, value), "utf-8")
+        return str(value, "utf-8")
     except UnicodeDecodeError:
         raise Malformed from None
 
