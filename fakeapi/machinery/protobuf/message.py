@@ -16,8 +16,9 @@ the JSON itself). No definition of the stable groups has a Duration. []byte is b
 Go decodes into structs, so a scalar that is its zero value (an empty string, a false or a zero) is left
 out of the JSON, as an absent field means the same; a pointer scalar is kept even when zero (gogo writes
 it only when it is set: `immutable: false`), and a message that is present is kept even when empty (a
-pointer to an empty struct is not a nil pointer). A message field sent twice is merged, any other field
-sent twice keeps the last value, as Go's decoder does.
+pointer to an empty struct is not a nil pointer). As in Go's decoder, a message field sent twice is
+merged, a scalar sent twice keeps the last value, and a map entry sent again replaces its key's value.
+apiextensions' JSONSchemaProps unions (OrArray, OrBool, OrStringArray) are not read: Malformed.
 """
 
 from __future__ import annotations
