@@ -7,12 +7,16 @@ from dataclasses import dataclass, field
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
+from fakeapi.kinds.customresource.cel import rules_for
+from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.event import EVENT
+from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
@@ -38,6 +42,7 @@ from fakeapi.registry.admission import (
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
+from fakeapi.registry.scale import ScaleRegistry
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
@@ -51,6 +56,8 @@ KINDS: tuple[Kind, ...] = (
     CONFIG_MAP,
     SECRET,
     SERVICE_ACCOUNT,
+    EVENTS_V1_EVENT,
+    CUSTOM_RESOURCE_DEFINITION,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -78,6 +85,7 @@ class Api:
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
     restarted: bool = False  # the store came from a storage file that already held objects
     namespace_controller: NamespaceController = field(init=False)
+    crd_controller: CustomResourceDefinitionController = field(init=False)
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -102,6 +110,12 @@ class Api:
         if registry is None:
             raise NotFound.path()
         return registry
+
+    def scale(self, resource: str, group: str = "", version: str = "v1") -> ScaleRegistry:
+        scale = self.kinds.scale(resource, group, version)
+        if scale is None:
+            raise NotFound.path()
+        return scale
 
     def find(self, resource: str, namespace: str, name: str) -> JSON | None:
         """A core object by resource, or None: how admission plugins read other objects."""
@@ -134,6 +148,10 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     api.namespace_controller = NamespaceController(
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
+    api.crd_controller = CustomResourceDefinitionController(
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
+    api.store.subscribe(api.crd_controller.on_event)
+    api.crd_controller.start()
     return api
 
 

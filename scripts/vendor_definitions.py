@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,17 @@ UNSTABLE = re.compile(r"\.v[0-9]+(alpha|beta)[0-9]+\.")
 _FIELD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_]*)\s+([^\s`]+)\s*(?:`([^`]*)`)?\s*(?://.*)?$")
 _EMBEDDED = re.compile(r"^\s*(\*?[A-Za-z_][A-Za-z0-9_.]*)\s*(?:`([^`]*)`)?\s*(?://.*)?$")
 _TAG = re.compile(r'(\w+):"([^"]*)"')
+_IMPORT = re.compile(r'^\s*(?:import\s+)?(\w+\s+)?"([^"]+)"\s*$', re.MULTILINE)
+Package = tuple[str, str]  # (repository, directory)
+
+
+@dataclass(frozen=True)
+class GoType:
+    """A named Go type: a struct (its fields: name, type, tags) or a definition of another type."""
+
+    imports: dict[str, Package]  # of the file that declares it, by alias
+    fields: list[tuple[str, str, dict[str, str]]] | None = None
+    target: str | None = None
 
 
 def main() -> None:
@@ -103,9 +115,9 @@ def _with_go_facts(minor: str, wheel: str, repositories: dict[str, str], only: s
         trimmed.update(SPECIAL)
     trimmed = dict(sorted(trimmed.items()))
     for name, schema in trimmed.items():
-        go = structs.find(name)
-        if go is not None:
-            _add_go_facts(name, schema, go, structs)
+        found = structs.find(name)
+        if found is not None:
+            _add_go_facts(schema, *found, structs)
     return trimmed
 
 
@@ -153,53 +165,45 @@ def _clean(name: str, schema: Any) -> Any:
 
 
 class GoStructs:
-    """The Go structs of the API packages at one tag, as {json name: (shape, omitempty, protobuf)}."""
+    """The Go types of the API packages at one tag: each struct's fields with their tags, each other
+    named type's definition, and the imports of the file that declares it."""
 
     def __init__(self, repositories: dict[str, str], tag: str) -> None:
         self._repositories = repositories
         self._tag = tag
-        self._packages: dict[tuple[str, str], dict[str, Any]] = {}
+        self._packages: dict[Package, dict[str, GoType]] = {}
 
-    def find(self, definition: str) -> dict[str, Any] | None:
-        """The struct of a definition (its fields), or None when it is not a Go struct we can read."""
-        package, type_name = self._package_of(definition)
+    def find(self, definition: str) -> tuple[Package, GoType] | None:
+        """The struct of a definition and its package, or None when it is no Go struct we can read."""
+        package, type_name = _package_of(definition)
         if package is None:
             return None
-        types = self._types(*package)
-        found = types.get(type_name)
-        return found if isinstance(found, dict) else None
+        found = self._types(package).get(type_name)
+        return (package, found) if found is not None and found.fields is not None else None
 
-    def _package_of(self, definition: str) -> tuple[tuple[str, str] | None, str]:
-        for prefix, repository, directory in GO_PACKAGES:
-            if definition.startswith(prefix):
-                return (repository, directory), definition[len(prefix):]
-        match = re.match(r"io\.k8s\.api\.([a-z0-9]+)\.(v[0-9a-z]+)\.(\w+)$", definition)
-        if match:
-            return ("api", f"{match.group(1)}/{match.group(2)}"), match.group(3)
-        return None, definition
-
-    def _types(self, repository: str, directory: str) -> dict[str, Any]:
-        """type name -> its fields (a struct) or the name of the type it is defined as."""
-        key = (repository, directory)
-        if key not in self._packages:
-            self._packages[key] = {}
-            for path in self._go_files(repository, directory):
-                self._packages[key].update(_parse_go(self._show(repository, path)))
-        return self._packages[key]
-
-    def resolve(self, package: tuple[str, str], type_name: str) -> Any:
-        """A type's definition in its package (following `pkg.Type` to the API packages we know)."""
-        if "." in type_name:
-            alias, type_name = type_name.split(".", 1)
-            package = {"metav1": ("apimachinery", "pkg/apis/meta/v1"), "v1": package,
-                       "runtime": ("apimachinery", "pkg/runtime")}.get(alias, ("", ""))
-            if not package[0]:
+    def resolve(self, package: Package, go_type: GoType, name: str) -> tuple[Package, GoType] | None:
+        """A type named in `go_type`'s file (`Pod`, `metav1.Time`): its package and definition, or None
+        for a builtin or a type of a module not read."""
+        if "." in name:
+            alias, name = name.split(".", 1)
+            if alias not in go_type.imports:
                 return None
-        return self._types(*package).get(type_name)
+            package = go_type.imports[alias]
+        found = self._types(package).get(name)
+        return (package, found) if found is not None else None
+
+    def _types(self, package: Package) -> dict[str, GoType]:
+        if package not in self._packages:
+            self._packages[package] = {}
+            repository, directory = package
+            if repository in self._repositories:
+                for path in self._go_files(repository, directory):
+                    self._packages[package].update(_parse_go(self._show(repository, path)))
+        return self._packages[package]
 
     def _go_files(self, repository: str, directory: str) -> list[str]:
         listing = subprocess.run(["git", "-C", self._repositories[repository], "ls-tree", "--name-only",
-                                  f"{self._tag}:{directory}"], check=True, capture_output=True, text=True)
+                                  f"{self._tag}:{directory}"], capture_output=True, text=True)
         return [f"{directory}/{name}" for name in listing.stdout.split()
                 if name.endswith(".go") and not name.endswith("_test.go") and not name.startswith("zz_")
                 and not name.startswith("generated") and "swagger_doc" not in name]
@@ -209,9 +213,30 @@ class GoStructs:
                               check=True, capture_output=True, text=True).stdout
 
 
-def _parse_go(source: str) -> dict[str, Any]:
+def _package_of(definition: str) -> tuple[Package | None, str]:
+    for prefix, repository, directory in GO_PACKAGES:
+        if definition.startswith(prefix):
+            return (repository, directory), definition[len(prefix):]
+    match = re.match(r"io\.k8s\.api\.([a-z0-9]+)\.(v[0-9a-z]+)\.(\w+)$", definition)
+    if match:
+        return ("api", f"{match.group(1)}/{match.group(2)}"), match.group(3)
+    return None, definition
+
+
+def _import_package(path: str) -> Package:
+    for module, repository in (("k8s.io/api/", "api"), ("k8s.io/apimachinery/", "apimachinery"),
+                               ("k8s.io/apiextensions-apiserver/", "apiextensions")):
+        if path.startswith(module):
+            return repository, path[len(module):]
+    return "", path
+
+
+def _parse_go(source: str) -> dict[str, GoType]:
     """Top-level `type X struct {...}` (fields with their tags) and `type X Y` definitions of a file."""
-    types: dict[str, Any] = {}
+    imports: dict[str, Package] = {}
+    for alias, path in _IMPORT.findall(source.split("\ntype ", 1)[0]):
+        imports[alias.strip() or path.rsplit("/", 1)[-1]] = _import_package(path)
+    types: dict[str, GoType] = {}
     lines = source.splitlines()
     index = 0
     while index < len(lines):
@@ -228,57 +253,49 @@ def _parse_go(source: str) -> dict[str, Any]:
                 if field:
                     fields.append((field.group(1), field.group(2), dict(_TAG.findall(field.group(3) or ""))))
                 elif embedded and embedded.group(1).strip():
-                    type_name = embedded.group(1)
-                    fields.append(("", type_name, dict(_TAG.findall(embedded.group(2) or ""))))
+                    fields.append(("", embedded.group(1), dict(_TAG.findall(embedded.group(2) or ""))))
                 index += 1
-            types[struct.group(1)] = {"fields": fields}
+            types[struct.group(1)] = GoType(imports, fields=fields)
         elif alias and alias.group(2) not in ("struct", "interface"):
-            types[alias.group(1)] = alias.group(2)
+            types[alias.group(1)] = GoType(imports, target=alias.group(2))
         index += 1
     return types
 
 
-def _shape(structs: GoStructs, package: tuple[str, str], go_type: str) -> str:
-    if go_type.startswith("*"):
-        return "pointer"
-    if go_type.startswith("[]"):
-        return "scalar" if go_type == "[]byte" else "slice"
-    if go_type.startswith("map["):
-        return "map"
-    bare = go_type.rsplit(".", 1)[-1]
-    if bare in STRUCT_LIKE:
-        return "struct"
-    seen = 0
-    resolved: Any = go_type
-    while isinstance(resolved, str) and seen < 5:
-        if resolved.startswith("[]"):
-            return "scalar" if resolved == "[]byte" else "slice"
-        if resolved.startswith("map["):
+def _shape(structs: GoStructs, package: Package, owner: GoType, go_type: str) -> str:
+    """How encoding/json treats a field of this Go type (named in `owner`'s file)."""
+    for _ in range(6):
+        if go_type.startswith("*"):
+            return "pointer"
+        if go_type.startswith("[]"):
+            return "scalar" if go_type == "[]byte" else "slice"
+        if go_type.startswith("map["):
             return "map"
-        if resolved.rsplit(".", 1)[-1] in STRUCT_LIKE:
+        if go_type.rsplit(".", 1)[-1] in STRUCT_LIKE:
             return "struct"
-        following = structs.resolve(package, resolved)
-        if following is None:
-            return "scalar"  # a builtin (string, int32, bool...) or a type of another module
-        resolved = following
-        seen += 1
-    return "struct" if isinstance(resolved, dict) else "scalar"
+        found = structs.resolve(package, owner, go_type)
+        if found is None:
+            return "scalar"  # a builtin (string, int32, bool...)
+        package, owner = found
+        if owner.fields is not None:
+            return "struct"
+        assert owner.target is not None
+        go_type = owner.target
+    return "scalar"
 
 
-def _add_go_facts(name: str, schema: dict[str, Any], struct: dict[str, Any], structs: GoStructs) -> None:
-    package = structs._package_of(name)[0]
-    assert package is not None
+def _add_go_facts(schema: dict[str, Any], package: Package, struct: GoType, structs: GoStructs) -> None:
     properties: dict[str, Any] = schema.get("properties", {})
     inline: dict[str, list[str]] = {}
     fields = _json_fields(structs, package, struct, inline)
     # in the Go struct's order, which is the order encoding/json writes
-    order = {json_name: index for index, (json_name, _, _, _) in enumerate(fields)}
+    order = {json_name: index for index, (json_name, *_rest) in enumerate(fields)}
     schema["properties"] = properties = dict(sorted(properties.items(), key=lambda item: order.get(item[0], 1 << 20)))
-    for json_name, go_type, tags, number in fields:
+    for json_name, field_package, owner, go_type, tags, number in fields:
         prop = properties.get(json_name)
         if prop is None:
             continue
-        shape = _shape(structs, package, go_type)
+        shape = _shape(structs, field_package, owner, go_type)
         omitempty = ",omitempty" in tags.get("json", "")
         prop["x-go"] = shape + (",omitempty" if omitempty else "")
         if number is not None:
@@ -287,39 +304,36 @@ def _add_go_facts(name: str, schema: dict[str, Any], struct: dict[str, Any], str
         schema["x-protobuf-inline"] = inline
 
 
-def _json_fields(structs: GoStructs, package: tuple[str, str], struct: dict[str, Any],
-                 inline: dict[str, list[str]]) -> list[tuple[str, str, dict[str, str], int | None]]:
-    """The struct's fields as JSON sees them: (json name, Go type, tags, protobuf number), with the
-    fields of inline embedded structs. An embedded struct with a protobuf number of its own is a nested
-    message in protobuf: `inline` gets its number and the JSON names of its fields (whose numbers are
-    the nested message's); one without (TypeMeta) is not in the message, and its fields have no number."""
-    out: list[tuple[str, str, dict[str, str], int | None]] = []
-    for field_name, go_type, tags in struct["fields"]:
+Field = tuple[str, Package, "GoType", str, dict[str, str], int | None]
+
+
+def _json_fields(structs: GoStructs, package: Package, struct: GoType, inline: dict[str, list[str]]) -> list[Field]:
+    """The struct's fields as JSON sees them: (json name, package and type declaring it, Go type, tags,
+    protobuf number), with the fields of inline embedded structs. An embedded struct with a protobuf
+    number of its own is a nested message in protobuf: `inline` gets its number and the JSON names of
+    its fields (whose numbers are the nested message's); one without (TypeMeta) is not in the message,
+    and its fields have no number."""
+    out: list[Field] = []
+    assert struct.fields is not None
+    for field_name, go_type, tags in struct.fields:
         json_tag = tags.get("json", "")
         json_name = json_tag.split(",", 1)[0]
         if json_name == "-":
             continue
         number = _protobuf_number(tags.get("protobuf", ""))
         if not json_name and (not field_name or ",inline" in json_tag):
-            embedded = structs.resolve(package, go_type.lstrip("*"))
-            if not isinstance(embedded, dict):
+            embedded = structs.resolve(package, struct, go_type.lstrip("*"))
+            if embedded is None or embedded[1].fields is None:
                 continue
-            fields = _json_fields(structs, _package_for(structs, package, go_type), embedded, {})
+            fields = _json_fields(structs, embedded[0], embedded[1], {})
             if number is not None:
-                inline[str(number)] = [json for json, _, _, _ in fields]
+                inline[str(number)] = [field[0] for field in fields]
                 out.extend(fields)
             else:  # not in the message at all (TypeMeta: the protobuf envelope carries apiVersion and kind)
-                out.extend((json, field_type, field_tags, None) for json, field_type, field_tags, _ in fields)
+                out.extend((*field[:5], None) for field in fields)
             continue
-        out.append((json_name or field_name or go_type.rsplit(".", 1)[-1], go_type, tags, number))
+        out.append((json_name or field_name or go_type.rsplit(".", 1)[-1], package, struct, go_type, tags, number))
     return out
-
-
-def _package_for(structs: GoStructs, package: tuple[str, str], go_type: str) -> tuple[str, str]:
-    if "." in go_type.lstrip("*"):
-        alias = go_type.lstrip("*").split(".", 1)[0]
-        return {"metav1": ("apimachinery", "pkg/apis/meta/v1")}.get(alias, package)
-    return package
 
 
 def _protobuf_number(tag: str) -> int | None:

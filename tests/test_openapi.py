@@ -23,6 +23,8 @@ from fakeapi.openapi.build import render, stale_documents
 V3_DOCUMENT = v3_document("api/v1")
 V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
 COORDINATION = json.loads((DOCUMENTS_DIR / v3_document("apis/coordination.k8s.io/v1")).read_text())
+EVENTS = json.loads((DOCUMENTS_DIR / v3_document("apis/events.k8s.io/v1")).read_text())
+APIEXTENSIONS = json.loads((DOCUMENTS_DIR / v3_document("apis/apiextensions.k8s.io/v1")).read_text())
 V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())
 SCHEMAS = V3["components"]["schemas"]
 KINDS = ("Pod", "Namespace", "Event", "Node", "Binding")
@@ -126,7 +128,8 @@ def test_paths_cover_every_served_endpoint() -> None:
     reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1/tokenreviews", *(
         f"/apis/authorization.k8s.io/v1/{resource}"
         for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"))}
-    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | reviews
+    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | set(EVENTS["paths"]) | reviews | set(
+        APIEXTENSIONS["paths"])
     for group_version in ("apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1"):
         document = json.loads((DOCUMENTS_DIR / v3_document(group_version)).read_text())
         assert set(document["paths"]) == {path for path in reviews if path.startswith("/" + group_version)}
@@ -249,7 +252,7 @@ def test_deleting_an_event_is_documented_to_answer_a_status_and_a_pod_the_pod() 
 def refs(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in node.items():
-            if key == "$ref":
+            if key == "$ref" and isinstance(value, str):  # (JSONSchemaProps has a property named $ref)
                 yield value
             else:
                 yield from refs(value)
@@ -341,8 +344,9 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
-                                   "apis/coordination.k8s.io/v1"]
+    assert list(body["paths"]) == ["api/v1", "apis/apiextensions.k8s.io/v1",
+                                   "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
+                                   "apis/coordination.k8s.io/v1", "apis/events.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 

@@ -13,7 +13,7 @@ import orjson
 from aiohttp import web
 
 from fakeapi.http.keys import config_key
-from fakeapi.machinery.decode import Decoder, parse_keeping_repeats
+from fakeapi.machinery.decode import BodyDecoder, parse_keeping_repeats
 from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.patch import APPLY_PATCH, PATCH_TYPES
@@ -51,7 +51,7 @@ def _protobuf(request: web.Request, raw: bytes) -> Any:
     return decode_k8s_protobuf(raw, served_kind(request.app))
 
 
-async def repeated_key_errors(request: web.Request, decoder: Decoder) -> list[str] | None:
+async def repeated_key_errors(request: web.Request, decoder: BodyDecoder) -> list[str] | None:
     """Upstream's strict decoding errors of a create or update body (read, and held to the limits,
     already) that repeats a key in an object: they replace the unknown fields the decode finds, in
     upstream's order. None when no key repeats, the usual case (then decode's unknown fields are all
@@ -114,10 +114,11 @@ def _go_value(key: Any) -> str:
     return "<nil>" if key is None else str(key)
 
 
-async def read_patch(request: web.Request) -> tuple[str, Any]:
+async def read_patch(request: web.Request, accepted: tuple[str, ...] = PATCH_TYPES) -> tuple[str, Any]:
+    """A PATCH body of one of the `accepted` content types (custom resources take no strategic merge patch)."""
     kind = media_type(request)
-    if kind not in PATCH_TYPES:
-        raise unsupported(PATCH_TYPES)
+    if kind not in accepted:
+        raise unsupported(accepted)
     raw = await request.read()
     return kind, load_yaml(raw, _max_bytes(request)) if kind == APPLY_PATCH else parse_json(raw)
 

@@ -10,13 +10,14 @@ from fakeapi.http.keys import api_key
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
 from fakeapi.http.pretty import indented
-from fakeapi.http.responses import json_response
+from fakeapi.http.responses import KIND_WARNINGS, json_response
 from fakeapi.http.versioninfo import VERSION
-from fakeapi.machinery.errors import MethodNotAllowed
-from fakeapi.machinery.patch import APPLY_PATCH
+from fakeapi.machinery.errors import MethodNotAllowed, UnsupportedMediaType
+from fakeapi.machinery.patch import APPLY_PATCH, CUSTOM_RESOURCE_PATCH_TYPES, PATCH_TYPES
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
+from fakeapi.registry.scale import ScaleRegistry
 
 # ---- meta
 
@@ -43,11 +44,16 @@ def _registry(request: web.Request) -> Registry:
     namespaced_path = "namespace" in request.match_info
     if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
         raise MethodNotAllowed.on_path()
+    if registry.kind.warnings:
+        request[KIND_WARNINGS] = registry.kind.warnings
     return registry
 
 
-def _subresource(request: web.Request) -> Registry:
+def _subresource(request: web.Request) -> Registry | ScaleRegistry:
+    """The registry of a subresource: one written as its object (status), or a kind's scale."""
     match = request.match_info
+    if match["subresource"] == "scale":
+        return _api(request).scale(match["resource"], match["group"], match["version"])
     return _api(request).subresource(match["resource"], match["subresource"], match["group"], match["version"])
 
 
@@ -111,6 +117,11 @@ async def delete(request: web.Request) -> web.Response:
     return json_response(obj, status=202 if accepted else 200)
 
 
+def _patch_types(registry: Registry | ScaleRegistry) -> tuple[str, ...]:
+    kind = registry.objects.kind if isinstance(registry, ScaleRegistry) else registry.kind
+    return PATCH_TYPES if kind.strategic_merge_patch else CUSTOM_RESOURCE_PATCH_TYPES
+
+
 def success_status(resource: str, group: str, deleted: JSON) -> JSON:
     """What upstream answers for a finished delete of a resource that does not return the object."""
     meta = deleted.get("metadata", {})
@@ -137,14 +148,14 @@ async def patch_subresource(request: web.Request) -> web.Response:
     return await _patch(request, _subresource(request))
 
 
-async def _replace(request: web.Request, registry: Registry) -> web.Response:
+async def _replace(request: web.Request, registry: Registry | ScaleRegistry) -> web.Response:
     body = await read_object(request)
     options = await _write_options(request, registry)
     updated, created = registry.replace(_namespace(request), request.match_info["name"], body, options)
     return json_response(updated, status=201 if created else 200, warnings=options.warnings)
 
 
-async def _write_options(request: web.Request, registry: Registry) -> WriteOptions:
+async def _write_options(request: web.Request, registry: Registry | ScaleRegistry) -> WriteOptions:
     """A create's or an update's options, with the strict decoding errors of a body that repeats a key
     when the client asked for Strict or Warn. A client that sends no fieldValidation is not checked
     (upstream warns): the check parses the body again, and such clients serialise objects, which
@@ -155,18 +166,20 @@ async def _write_options(request: web.Request, registry: Registry) -> WriteOptio
     return options
 
 
-async def _patch(request: web.Request, registry: Registry) -> web.Response:
-    content_type, patch_body = await read_patch(request)
+async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> web.Response:
+    content_type, patch_body = await read_patch(request, _patch_types(registry))
     name = request.match_info["name"]
     if content_type == APPLY_PATCH:
         from fakeapi.registry.apply import server_side_apply
 
+        if isinstance(registry, ScaleRegistry):
+            raise UnsupportedMediaType(f"the {content_type} patch type is not supported for the scale subresource")
         options = WriteOptions.from_query(request.query)  # apply needs an explicit fieldManager
         obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
         return json_response(obj, status=201 if created else 200, warnings=options.warnings)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     from fakeapi.registry.patchers import patcher_for  # the patch machinery loads on the first PATCH
 
-    patcher = patcher_for(content_type, registry.kind.patch_tree, options.field_validation)
+    patcher = patcher_for(content_type, registry.patch_tree, options.field_validation)
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(patched, warnings=options.warnings)

@@ -24,6 +24,11 @@ class Strategy:
         """The strategy one server's registry uses: this one, or a copy with memos of its own."""
         return self
 
+    def reset_fields(self) -> tuple[str, ...]:
+        """The fields a write through this strategy's endpoint never sets, as dotted paths (upstream's
+        GetResetFields): the main resource resets `status`; managedFields do not track them."""
+        return ("status",)
+
     def default(self, obj: JSON) -> None:
         """Decode-time defaulting (upstream defaults.go), on create and update. May mutate."""
 

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Final
 
 from fakeapi.machinery.errors import BadRequest
+from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation.names import is_qualified_name, is_valid_label_value
 
 # Lexer tokens (upstream's Token constants).
@@ -303,3 +304,19 @@ def parse_label_selector(text: str) -> LabelSelector:
     if not text:
         return LabelSelector((), text)
     return LabelSelector(tuple(_Parser(text).parse()), text)
+
+
+def selector_text(selector: JSON | None) -> str:
+    """A LabelSelector (matchLabels, matchExpressions) as upstream's LabelSelectorAsSelector(...).String()
+    writes it: requirements sorted by key, `k=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`."""
+    if not selector:
+        return ""
+    requirements: list[tuple[str, str]] = [(key, f"{key}={value}")
+                                           for key, value in (selector.get("matchLabels") or {}).items()]
+    for expression in selector.get("matchExpressions") or ():
+        key, operator = expression.get("key", ""), expression.get("operator", "")
+        values = ",".join(sorted(expression.get("values") or ()))
+        text = {"In": f"{key} in ({values})", "NotIn": f"{key} notin ({values})", "Exists": key,
+                "DoesNotExist": f"!{key}"}.get(operator, "")
+        requirements.append((key, text))
+    return ",".join(text for _key, text in sorted(requirements, key=lambda requirement: requirement[0]))

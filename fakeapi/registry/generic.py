@@ -12,7 +12,6 @@ import orjson
 
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, later, parse_rfc3339, rfc3339
-from fakeapi.machinery.decode import Decoder
 from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
 from fakeapi.machinery.ids import IdSource
@@ -44,14 +43,20 @@ class Registry:
         self.storage_resource = kind.storage_resource
         self.conversion = kind.conversion
         self.subresource_name = subresource
-        self.strategy = (kind.subresource_strategies[subresource] if subresource else kind.strategy).for_server()
+        # a subresource written as its object (status) has a strategy of its own; one that writes the object
+        # through another kind (scale) writes it with the object's
+        self.strategy = kind.subresource_strategies.get(subresource, kind.strategy).for_server()
         self.clock = clock
         self.ids = ids
         self.admission = admission
-        self.decoder = Decoder(kind.decode_plan, remember_parts=True)  # with this server's memo of parts
+        self.decoder = kind.decoder(remember_parts=True)  # with this server's memo of parts
         # metadata.managedFields
         self.field_manager: FieldTracker = FieldManager(kind.compiled, clock, subresource,
-                                                       self.info.api_version)
+                                                       self.info.api_version, self.strategy.reset_fields())
+
+    @property
+    def patch_tree(self) -> JSON:
+        return self.kind.patch_tree
 
     def subresource(self, name: str) -> Registry:
         """The same storage with the subresource's strategy: how pods/status is built (upstream's
@@ -128,7 +133,7 @@ class Registry:
         wipe_system_fields(meta)
         ensure_namespace(self.info, meta, namespace)
         fill_system_fields(meta, self.ids.uid(), self.clock.timestamp())
-        self.field_manager.update(obj, None, options.field_manager)
+        self._track_fields(obj, None, options.field_manager)
         name = str(meta.get("name") or meta.get("generateName") or "")
         self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
                                         obj, None, options.dry_run))
@@ -227,7 +232,7 @@ class Registry:
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
                                         new, old, options.dry_run))
         before_update(self.strategy, self.info, new, old, options)
-        self.field_manager.update(new, old, options.field_manager)
+        self._track_fields(new, old, options.field_manager)
         if new == old:
             return old  # a no-op write stores nothing and keeps the resourceVersion
         if (old_meta.get("deletionTimestamp") and not old_meta.get("deletionGracePeriodSeconds")
@@ -242,6 +247,15 @@ class Registry:
             return new
         self.store.update(key, new, old_meta["resourceVersion"])
         return new
+
+    def _track_fields(self, new: JSON, old: JSON | None, manager: str | None) -> None:
+        """metadata.managedFields of a write, found in the objects as this resource serves them."""
+        if self.conversion is None:
+            self.field_manager.update(new, old, manager)
+            return
+        served = self.present(new)
+        self.field_manager.update(served, None if old is None else self.present(old), manager)
+        new["metadata"]["managedFields"] = served["metadata"]["managedFields"]
 
     def _held(self, obj: JSON) -> bool:
         """Whether something still holds the object's deletion: finalizers, or the kind's own (a namespace's

@@ -29,7 +29,7 @@ from fakeapi.machinery.types import ObjectKey
 from fakeapi.storage.store import Objects, StorageError
 
 APPLICATION_ID = int.from_bytes(b"fapi")  # at offset 68 of the file header
-LAYOUT_VERSION = 1  # user_version, at offset 60: bump when the tables change
+LAYOUT_VERSION = 2  # user_version, at offset 60: bump when the tables change, with a migration below
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _SCHEMA = (
@@ -41,6 +41,11 @@ _SCHEMA = (
     f"PRAGMA application_id = {APPLICATION_ID}",
     f"PRAGMA user_version = {LAYOUT_VERSION}",
 )
+# how a file of an earlier layout is brought to the next one, by that layout's number
+_MIGRATIONS: dict[int, tuple[str, ...]] = {
+    # 1 keyed objects by their plural alone; 2 by their group resource. Leases were its only kind in a group.
+    1: ("UPDATE objects SET resource = 'leases.coordination.k8s.io' WHERE resource = 'leases'",),
+}
 _INSERT = "INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)"
 _PUT = (_INSERT + " ON CONFLICT DO UPDATE SET resource_version = excluded.resource_version,"
         " data = excluded.data, checksum = excluded.checksum")
@@ -85,13 +90,17 @@ class SqliteJournal:
         elif application_id != APPLICATION_ID:
             raise StorageError(f"{path} is not a fakeapi storage file (an SQLite database of another "
                                f"application, or a damaged one); {_FIX}")
-        elif layout != LAYOUT_VERSION:
+        elif not 1 <= layout <= LAYOUT_VERSION:
             raise StorageError(f"{path} was written by another version of fakeapi (layout {layout}, this "
-                               f"one reads {LAYOUT_VERSION}); {_FIX}")
+                               f"one reads {LAYOUT_VERSION} and earlier); {_FIX}")
         else:
             problems = [row[0] for row in db.execute("PRAGMA quick_check")]
             if problems != ["ok"]:
                 raise StorageError(f"{path} is damaged ({_first_problem(problems)}); {_FIX}")
+            for earlier in range(layout, LAYOUT_VERSION):  # in the same transaction: all of it, or none
+                for statement in _MIGRATIONS[earlier]:
+                    db.execute(statement)
+            db.execute(f"PRAGMA user_version = {LAYOUT_VERSION}")
         db.execute("COMMIT")
         # WAL: a commit appends to the -wal file (no rewrite of pages in place, one write per commit).
         # It is switched on with the lock held, so no shared-memory index is made (EXCLUSIVE mode).

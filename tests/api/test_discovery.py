@@ -176,6 +176,12 @@ COORDINATION_GROUP = {
     ],
 }
 COORDINATION_V1 = {"groupVersion": "coordination.k8s.io/v1", "version": "v1"}
+EVENTS_GROUP = {
+    "metadata": {"name": "events.k8s.io", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "events", "responseKind": {"group": "events.k8s.io", "version": "v1", "kind": "Event"},
+        "scope": "Namespaced", "singularResource": "event", "shortNames": ["ev"], "verbs": ALL_VERBS}]}],
+}
 
 
 
@@ -185,7 +191,20 @@ def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
 
 
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
+APIEXTENSIONS = "apiextensions.k8s.io"
+APIEXTENSIONS_GROUP = {
+    "metadata": {"name": APIEXTENSIONS, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "customresourcedefinitions",
+        "responseKind": {"group": APIEXTENSIONS, "version": "v1", "kind": "CustomResourceDefinition"},
+        "scope": "Cluster", "singularResource": "customresourcedefinition", "shortNames": ["crd", "crds"],
+        "categories": ["api-extensions"], "verbs": ALL_VERBS,
+        "subresources": [{"subresource": "status", "verbs": ["get", "patch", "update"],
+                          "responseKind": {"group": APIEXTENSIONS, "version": "v1",
+                                           "kind": "CustomResourceDefinition"}}]}]}],
+}
 AGGREGATED_GROUPS = [
+    APIEXTENSIONS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
                    "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview"),
@@ -197,6 +216,7 @@ AGGREGATED_GROUPS = [
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
      ]}]},
     COORDINATION_GROUP,
+    EVENTS_GROUP,
 ]
 
 
@@ -242,8 +262,8 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry(AUTHN), group_entry(AUTHZ),
-                                                group_entry("coordination.k8s.io")]}
+                                     "groups": [group_entry(APIEXTENSIONS), group_entry(AUTHN), group_entry(AUTHZ),
+                                                group_entry("coordination.k8s.io"), group_entry("events.k8s.io")]}
 
 
 @pytest.mark.parametrize("path", ["/apis/authorization.k8s.io", "/apis/authorization.k8s.io/"])
@@ -299,8 +319,10 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
+        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
+        f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
         f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
     ]

@@ -4,6 +4,7 @@ sequence, the control API's reset and snapshots, and namespaces left terminating
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
 from pathlib import Path
@@ -207,3 +208,22 @@ async def _until(read: Callable[[], Awaitable[Any]], wanted: Any) -> None:
             return
         await asyncio.sleep(0.05)
     assert got == wanted
+
+
+async def test_a_file_of_the_last_release_is_migrated_and_its_lease_served(aiohttp_client: Any,
+                                                                           tmp_path: Path) -> None:
+    path = tmp_path / "fakeapi.db"
+    leases = "/apis/coordination.k8s.io/v1/namespaces/default/leases"
+    first = await starter(aiohttp_client, path)()
+    lease = {"metadata": {"name": "leader"}, "spec": {"holderIdentity": "a", "leaseDurationSeconds": 15}}
+    created = await (await first.post(leases, json=lease)).json()
+    await first.close()
+    with sqlite3.connect(path) as db:  # as the last release wrote it: keyed by the plural alone, layout 1
+        db.execute("UPDATE objects SET resource = 'leases' WHERE resource = 'leases.coordination.k8s.io'")
+        db.execute("PRAGMA user_version = 1")
+    db.close()
+
+    second = await starter(aiohttp_client, path)()
+    assert await (await second.get(leases + "/leader")).json() == created
+    taken = await second.post(leases, json=lease)
+    assert (taken.status, (await taken.json())["reason"]) == (409, "AlreadyExists")

@@ -43,16 +43,44 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["pods", "po", "v1", "true", "Pod"],
         ["secrets", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1", "false", "CustomResourceDefinition"],
         ["selfsubjectreviews", "authentication.k8s.io/v1", "false", "SelfSubjectReview"],
         ["tokenreviews", "authentication.k8s.io/v1", "false", "TokenReview"],
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
         ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],
         ["subjectaccessreviews", "authorization.k8s.io/v1", "false", "SubjectAccessReview"],
         ["leases", "coordination.k8s.io/v1", "true", "Lease"],
+        ["events", "ev", "events.k8s.io/v1", "true", "Event"],
     ]
     wide = {row[0]: row for row in table(kubectl.ok("api-resources", "-o", "wide"))}
     assert wide["pods"][5:] == ["create,delete,deletecollection,get,list,patch,update,watch", "all"]
     assert wide["namespaces"][5:] == ["create,delete,get,list,patch,update,watch"]
+
+
+def test_explain_shows_upstreams_descriptions_of_every_served_kind(kubectl: Kubectl) -> None:
+    lease = kubectl.ok("explain", "lease.spec.holderIdentity")
+    assert "holderIdentity contains the identity of the holder of a current lease." in lease
+    secret = kubectl.ok("explain", "secret.stringData")
+    assert "stringData allows specifying non-binary secret data in string form." in secret
+    event = kubectl.ok("explain", "events.note", "--api-version=events.k8s.io/v1")
+    assert re.search(r"^GROUP:\s+events.k8s.io$", event, re.MULTILINE)
+    assert "note is a human-readable description of the status of this operation." in event
+
+
+def test_the_events_of_both_apis_are_one(kubectl: Kubectl) -> None:
+    path = kubectl.write("event.yaml", (
+        "apiVersion: events.k8s.io/v1\nkind: Event\nmetadata:\n  name: one-event\n"
+        "eventTime: 2025-01-01T10:00:00.000000Z\nreportingController: example.com/widgets\n"
+        "reportingInstance: widgets-1\naction: Sync\nreason: Synced\ntype: Normal\nnote: synced\n"
+        "regarding: {kind: Pod, namespace: default, name: web}\n"))
+    assert kubectl.ok("create", "-f", path) == "event.events.k8s.io/one-event created\n"
+    core = json.loads(kubectl.ok("get", "events", "one-event", "-o", "json"))
+    assert (core["apiVersion"], core["message"]) == ("v1", "synced")
+    assert kubectl.ok("get", "events.events.k8s.io", "-o", "name") == "event.events.k8s.io/one-event\n"
+    assert "Normal   Synced   pod/web   synced" in kubectl.ok("get", "events.events.k8s.io")
+    assert kubectl("create", "-f", path).err.strip() == (
+        'Error from server (AlreadyExists): error when creating "' + path + '": events.events.k8s.io '
+        '"one-event" already exists')
 
 
 def test_explain_prints_the_schemas_descriptions(kubectl: Kubectl) -> None:

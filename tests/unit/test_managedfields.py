@@ -51,9 +51,10 @@ def fields(wire: dict[str, Any]) -> dict[str, Any]:
 
 
 def manager(subresource: str = "") -> FieldManager:
+    """The field manager of pods, or of pods/status (whose strategy resets spec, as the registry says)."""
     clock = Clock()
     clock.freeze()
-    return FieldManager(POD, clock, subresource)
+    return FieldManager(POD, clock, subresource, reset=("spec",) if subresource == "status" else ("status",))
 
 
 # ---- field sets

@@ -4,6 +4,7 @@ fakeapi's (or is damaged, or in use) is refused with one line."""
 from __future__ import annotations
 
 import sqlite3
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,7 +13,7 @@ import pytest
 
 from fakeapi.machinery.errors import Conflict, Expired
 from fakeapi.machinery.types import ObjectKey
-from fakeapi.storage.sqlite import SqliteJournal
+from fakeapi.storage.sqlite import APPLICATION_ID, SqliteJournal
 from fakeapi.storage.store import StorageError, Store, StoreSnapshot
 
 WEB = ObjectKey("pods", "default", "web")
@@ -135,7 +136,40 @@ def test_a_file_of_another_layout_is_refused(store: Store, path: Path) -> None:
     with pytest.raises(StorageError) as refused:
         SqliteJournal(path)
     assert str(refused.value) == (f"{path} was written by another version of fakeapi (layout 99, this one "
-                                  f"reads 1); {FIX}")
+                                  f"reads 2 and earlier); {FIX}")
+
+
+def write_layout_1(path: Path, rows: list[tuple[str, str, str, int, bytes]]) -> None:
+    """A file as the release before group-qualified keys wrote it: objects keyed by their plural alone."""
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE objects (resource TEXT NOT NULL, namespace TEXT NOT NULL, name TEXT NOT NULL,"
+                   " resource_version INTEGER NOT NULL, data BLOB NOT NULL, checksum INTEGER NOT NULL,"
+                   " PRIMARY KEY (resource, namespace, name))")
+        db.execute("CREATE TABLE meta (id INTEGER PRIMARY KEY CHECK (id = 1), resource_version INTEGER NOT NULL)")
+        db.execute("INSERT INTO meta VALUES (1, 0)")
+        db.executemany("INSERT INTO objects VALUES (?, ?, ?, ?, ?, ?)",
+                       [(*row, zlib.crc32(row[-1])) for row in rows])
+        db.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+        db.execute("PRAGMA user_version = 1")
+    db.close()
+
+
+def test_a_file_of_the_previous_layout_is_migrated_to_group_qualified_keys(path: Path) -> None:
+    lease = orjson.dumps({"metadata": {"name": "node-1", "namespace": "kube-node-lease", "resourceVersion": "7"}})
+    pod = orjson.dumps({"metadata": {"name": "web", "namespace": "default", "resourceVersion": "8"}})
+    write_layout_1(path, [("leases", "kube-node-lease", "node-1", 7, lease), ("pods", "default", "web", 8, pod)])
+    store = Store(journal=SqliteJournal(path))
+    try:
+        assert store.resource_version == 8
+        assert store.get_bytes(ObjectKey("leases.coordination.k8s.io", "kube-node-lease", "node-1")) == lease
+        assert store.get_bytes(WEB) == pod
+        assert store.list_bytes("leases") == []
+    finally:
+        store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone() == (2,)
+        assert sorted(db.execute("SELECT resource FROM objects")) == [("leases.coordination.k8s.io",), ("pods",)]
+    db.close()
 
 
 def test_damaged_pages_are_refused(store: Store, path: Path) -> None:

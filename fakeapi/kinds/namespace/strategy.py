@@ -42,12 +42,18 @@ class NamespaceStrategy(Strategy):
 
 
 class NamespaceStatusStrategy(NamespaceStrategy):
+    def reset_fields(self) -> tuple[str, ...]:
+        return ("spec",)
+
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         new["spec"] = old.get("spec", {})
 
 
 class NamespaceFinalizeStrategy(NamespaceStrategy):
     """namespaces/finalize: only spec.finalizers change (the namespace controller's last step)."""
+
+    def reset_fields(self) -> tuple[str, ...]:
+        return ()
 
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         new["status"] = old.get("status", {})

@@ -1,25 +1,11 @@
-"""Namespace Table cells: upstream v1.32 `printNamespace`."""
+"""Namespace Table columns: upstream v1.32 `printNamespace`, as paths into the object."""
 
 from __future__ import annotations
 
-from datetime import datetime
-from typing import Any
+from fakeapi.machinery.tables.columns import AGE_COLUMN, NAME_COLUMN, Column, PathColumn, path_printer
 
-from fakeapi.machinery.tables.columns import AGE_COLUMN, NAME_COLUMN, Column, Printer
-from fakeapi.machinery.tables.timefmt import age
-from fakeapi.machinery.types import JSON
-
-
-def namespace_cells(namespace: JSON, now: datetime) -> list[Any]:
-    meta: JSON = namespace.get("metadata") or {}
-    phase = (namespace.get("status") or {}).get("phase") or ""
-    return [meta.get("name", ""), phase, age(meta.get("creationTimestamp"), now)]
-
-
-_COLUMNS = (
-    NAME_COLUMN,
-    Column("Status", "string", "", 0, "The status of the namespace"),
-    AGE_COLUMN,
-)
-
-NAMESPACE_PRINTER = Printer(_COLUMNS, namespace_cells)
+NAMESPACE_PRINTER = path_printer((
+    PathColumn(NAME_COLUMN, ".metadata.name", missing=""),
+    PathColumn(Column("Status", "string", "", 0, "The status of the namespace"), ".status.phase", missing=""),
+    PathColumn(AGE_COLUMN, ".metadata.creationTimestamp", age=True, missing="<unknown>"),
+))

@@ -50,6 +50,9 @@ class NodeStrategy(Strategy):
 class NodeStatusStrategy(NodeStrategy):
     """nodes/status: the status (and metadata) change, the spec is the stored one."""
 
+    def reset_fields(self) -> tuple[str, ...]:
+        return ("spec",)
+
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         if "spec" in old:
             new["spec"] = old["spec"]

@@ -78,6 +78,9 @@ class PodStrategy(Strategy):
 class PodStatusStrategy(PodStrategy):
     """pods/status: only status (plus labels and annotations) may change; qosClass never."""
 
+    def reset_fields(self) -> tuple[str, ...]:
+        return ("spec",)
+
     def default(self, obj: JSON) -> None:
         default_pod(obj, spec_too=False)  # prepare_for_update puts back the stored (defaulted) spec
 
@@ -103,6 +106,9 @@ class PodStatusStrategy(PodStrategy):
 
 class PodResizeStrategy(PodStrategy):
     """pods/resize: only container resources and resizePolicy change, and never the QoS class."""
+
+    def reset_fields(self) -> tuple[str, ...]:
+        return ()
 
     def prepare_for_update(self, new: JSON, old: JSON) -> None:
         spec = _copy_spec(old.get("spec") or {})

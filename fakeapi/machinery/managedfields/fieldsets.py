@@ -219,13 +219,17 @@ STRIPPED = _stripped()
 """apiVersion, kind and the system metadata: upstream's stripMetaManager drops them from every set."""
 
 
-def reset_fields(subresource: str) -> Trie:
-    """What a write through this endpoint cannot set (upstream's GetResetFields), ignored when tracking."""
-    if subresource == "status":
-        return {field_element("spec"): LEAF}
-    if subresource:
-        return EMPTY
-    return {field_element("status"): LEAF}
+def reset_fields(paths: tuple[str, ...]) -> Trie:
+    """The set of fields at these dotted paths (`status`, `metadata.ownerReferences`): what a write through
+    an endpoint cannot set (upstream's GetResetFields), ignored when tracking."""
+    trie: Trie = {}
+    for path in paths:
+        node = trie
+        parts = path.split(".")
+        for part in parts[:-1]:
+            node = node.setdefault(field_element(part), {})
+        node[field_element(parts[-1])] = LEAF
+    return trie
 
 
 def created_fields(obj: JSON, tree: JSON, zero: JSON, ignored: Trie) -> JSON:

@@ -158,8 +158,8 @@ class FieldTracker(Protocol):
 class FieldManager:
     """Keeps metadata.managedFields on every write of one endpoint (a resource or a subresource)."""
 
-    def __init__(self, schema: CompiledSchema, clock: Clock, subresource: str = "",
-                 api_version: str = "v1") -> None:
+    def __init__(self, schema: CompiledSchema, clock: Clock, subresource: str = "", api_version: str = "v1",
+                 reset: tuple[str, ...] = ("status",)) -> None:
         self.tree = schema.patch_tree  # which lists are keyed, sets or atomic
         # what a create is compared against: the kind's Go zero value, as encoding/json writes it, less
         # the system metadata no manager owns (a zero ObjectMeta's creationTimestamp: null)
@@ -168,7 +168,7 @@ class FieldManager:
         self.api_version = api_version
         self.clock = clock
         self.subresource = subresource
-        self.ignored = reset_fields(subresource)
+        self.ignored = reset_fields(reset)  # the fields the endpoint's strategy resets
         # pods made from one template differ only in what a manager never owns (name, uid...): the
         # walk that finds a create's fields is done once per template
         self._created_wire = lru_cache(maxsize=256)(self._created_wire_of)

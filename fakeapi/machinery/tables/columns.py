@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from fakeapi.machinery.tables.timefmt import parse_time
+from fakeapi.machinery.jsonpath import JsonPath
+from fakeapi.machinery.tables.timefmt import age, parse_time
 from fakeapi.machinery.types import JSON
 
 # Descriptions are the v1.32 swagger docs upstream's printers read via `SwaggerDoc()`.
@@ -62,3 +63,33 @@ def _default_cells(obj: JSON, now: datetime) -> list[Any]:
 
 # apiserver's default table convertor, for kinds without a printer of their own
 DEFAULT_PRINTER = Printer((NAME_COLUMN, Column("Created At", "date", "", 0, CREATED_DESCRIPTION)), _default_cells)
+
+
+class PathColumn(NamedTuple):
+    """A column whose cell is what a JSONPath finds in the object (a CRD's additionalPrinterColumns; the
+    simple columns of built-in kinds)."""
+
+    column: Column
+    path: str  # e.g. .spec.holderIdentity
+    age: bool = False  # the value is a time, shown as its age (upstream's translateTimestampSince)
+    missing: Any = None  # the cell when the path finds nothing (built-in printers write "")
+
+
+def path_printer(columns: tuple[PathColumn, ...]) -> Printer:
+    """A printer whose cells are the first value each column's path finds (upstream's CRD table
+    convertor: one result per cell)."""
+    compiled = [(JsonPath(column.path), column) for column in columns]
+
+    def cells(obj: JSON, now: datetime) -> list[Any]:
+        row: list[Any] = []
+        for path, column in compiled:
+            found = path.values(obj)
+            if not found:
+                row.append(column.missing)
+            elif column.age:
+                row.append(age(found[0], now) if isinstance(found[0], str) else column.missing)
+            else:
+                row.append(found[0])
+        return row
+
+    return Printer(tuple(column.column for column in columns), cells)
