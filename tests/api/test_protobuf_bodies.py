@@ -71,3 +71,31 @@ async def test_a_body_of_another_kind_gets_the_answer_its_json_gets(client: Any)
     as_protobuf = await send(client, "POST", PODS, meta("web"), "Namespace")
     assert as_json.status == as_protobuf.status == 400
     assert (await as_protobuf.json())["message"] == (await as_json.json())["message"]
+
+
+async def test_a_crd_sent_in_protobuf_serves_custom_resources_which_have_no_protobuf_form(client: Any) -> None:
+    def props(*fields: bytes) -> bytes:  # a JSONSchemaProps message
+        return b"".join(fields)
+
+    replicas = props(string(5, "integer"), message(8, message(1, b"1")))  # default: JSON{raw}
+    tags = props(string(5, "array"), message(24, message(1, string(5, "string"))))  # items: OrArray{schema}
+    spec = props(string(5, "object"), message(29, string(1, "replicas") + message(2, replicas)),
+                 message(29, string(1, "tags") + message(2, tags)))
+    schema = props(string(5, "object"), message(29, string(1, "spec") + message(2, spec)))
+    version = string(1, "v1") + integer(2, 1) + integer(3, 1) + message(4, message(1, schema))
+    names = string(1, "widgets") + string(2, "widget") + string(4, "Widget") + string(5, "WidgetList")
+    crd_spec = string(1, "proto.example.com") + message(3, names) + string(4, "Namespaced") + message(7, version)
+    crd = message(1, string(1, "widgets.proto.example.com")) + message(2, crd_spec)
+    created = await send(client, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd,
+                         "CustomResourceDefinition", "apiextensions.k8s.io/v1")
+    assert created.status == 201, await created.text()
+    [served] = (await created.json())["spec"]["versions"]
+    assert served["schema"]["openAPIV3Schema"] == {"type": "object", "properties": {"spec": {
+        "type": "object", "properties": {"replicas": {"type": "integer", "default": 1},
+                                         "tags": {"type": "array", "items": {"type": "string"}}}}}}
+    widgets = "/apis/proto.example.com/v1/namespaces/default/widgets"
+    widget = await client.post(widgets, json={"apiVersion": "proto.example.com/v1", "kind": "Widget",
+                                              "metadata": {"name": "w"}, "spec": {"tags": ["a"]}})
+    assert widget.status == 201 and (await widget.json())["spec"] == {"tags": ["a"], "replicas": 1}
+    refused = await send(client, "POST", widgets, meta("p"), "Widget", "proto.example.com/v1")
+    assert refused.status == 415  # as upstream: custom resources are JSON, YAML or CBOR

@@ -191,6 +191,36 @@ def test_go_zero_values_pointers_and_doubles() -> None:
                           KUBERNETES_1_32.schema(props)) == {"maximum": 2.5, "minimum": 0.0}
 
 
+def test_the_unions_of_a_crds_schema_become_their_json_forms() -> None:
+    def entry(name: str, props: bytes) -> bytes:  # map<string, JSONSchemaProps>
+        return message(29, string(1, name) + message(2, props))
+
+    tuple_items = message(24, message(2, string(5, "string")) + message(2, string(5, "integer")))
+    schema = (
+        string(5, "object") + string(23, "size")
+        + entry("size", string(5, "integer") + double(9, 10.0) + message(8, message(1, b"3")))
+        + entry("tags", string(5, "array") + message(24, message(1, string(5, "string"))))
+        + entry("pair", string(5, "array") + tuple_items)
+        + entry("labels", string(5, "object") + message(30, message(2, string(5, "string"))))
+        + message(30, integer(1, 0)) + message(32, string(1, "a") + message(2, string(2, "b") + string(2, "c")))
+        + message(20, message(1, b'"x"')) + message(20, message(1, b"")) + integer(38, 1)
+    )
+    props = KUBERNETES_1_32.schema("io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps")
+    assert decode_message(memoryview(schema), props) == {
+        "type": "object", "required": ["size"],
+        "properties": {
+            "size": {"type": "integer", "maximum": 10.0, "default": 3},
+            "tags": {"type": "array", "items": {"type": "string"}},  # OrArray: its schema
+            "pair": {"type": "array", "items": [{"type": "string"}, {"type": "integer"}]},  # ... or its schemas
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},  # OrBool: its schema
+        },
+        "additionalProperties": False,  # ... or its bool
+        "dependencies": {"a": ["b", "c"]},  # OrStringArray: its strings
+        "enum": ["x", None],  # a JSON without raw bytes is null
+        "x-kubernetes-preserve-unknown-fields": True,
+    }
+
+
 def test_a_message_sent_twice_merges_and_a_scalar_sent_twice_keeps_the_last() -> None:
     twice = message(1, string(1, "a") + map_entry(11, "x", "1")) + message(1, string(1, "b") + map_entry(11, "y", "2"))
     assert decode("core.v1.ConfigMap", twice) == {"metadata": {"name": "b", "labels": {"x": "1", "y": "2"}}}

@@ -11,14 +11,15 @@ The Go types with a protobuf form of their own become the JSON they marshal to: 
 (Timestamp{1: seconds, 2: nanos}; a Time keeps whole seconds, as upstream's does, a MicroTime
 microseconds; an empty Timestamp is the zero time, null), Quantity ({1: string}; "0" without one),
 IntOrString ({1: type, 2: intVal, 3: strVal}), RawExtension, FieldsV1 and apiextensions' JSON ({1: raw},
-the JSON itself). No definition of the stable groups has a Duration. []byte is base64 in JSON.
+the JSON itself), and the unions of a CustomResourceDefinition's schema: JSONSchemaPropsOrArray ({1:
+schema, 2: schemas}), OrBool ({1: allows, 2: schema}) and OrStringArray ({1: schema, 2: property}). No
+definition of the stable groups has a Duration. []byte is base64 in JSON.
 
 Go decodes into structs, so a scalar that is its zero value (an empty string, a false or a zero) is left
 out of the JSON, as an absent field means the same; a pointer scalar is kept even when zero (gogo writes
 it only when it is set: `immutable: false`), and a message that is present is kept even when empty (a
 pointer to an empty struct is not a nil pointer). As in Go's decoder, a message field sent twice is
 merged, a scalar sent twice keeps the last value, and a map entry sent again replaces its key's value.
-apiextensions' JSONSchemaProps unions (OrArray, OrBool, OrStringArray) are not read: Malformed.
 """
 
 from __future__ import annotations
@@ -42,6 +43,7 @@ from fakeapi.machinery.protobuf.wire import (
     fields,
     packed_varints,
 )
+from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.machinery.schema.structural import (
     FIELDS_V1,
     INT_OR_STRING,
@@ -90,7 +92,7 @@ def _field(out: JSON, name: str, prop: Field, wire: int, value: Value, depth: in
             if target is None:
                 out[name] = target = {}
             _read(target, as_bytes(wire, value), schema, schema.protobuf_fields, schema.protobuf_inline, depth + 1)
-        elif (decoded := special(as_bytes(wire, value))) is None:
+        elif (decoded := special(as_bytes(wire, value), depth + 1)) is None:
             out.pop(name, None)  # the zero Time, a nil RawExtension: null in Go's JSON
         else:
             out[name] = decoded
@@ -115,7 +117,7 @@ def _value(schema: Structural, wire: int, value: Value, depth: int) -> Any:
         special = _SPECIAL.get(schema.name)
         if special is None:
             return decode_message(as_bytes(wire, value), schema, depth + 1)
-        return special(as_bytes(wire, value))
+        return special(as_bytes(wire, value), depth + 1)
     return _scalar(schema, wire, value)
 
 
@@ -157,11 +159,11 @@ def _map_value(schema: Structural, entry: tuple[int, Value] | None, depth: int) 
 # --- the Go types with a protobuf form of their own
 
 
-def _time(buf: memoryview) -> str | None:
+def _time(buf: memoryview, depth: int) -> str | None:
     return _timestamp(buf, "seconds")
 
 
-def _micro_time(buf: memoryview) -> str | None:
+def _micro_time(buf: memoryview, depth: int) -> str | None:
     return _timestamp(buf, "microseconds")
 
 
@@ -184,7 +186,7 @@ def _timestamp(buf: memoryview, precision: str) -> str | None:
     return None if moment == _ZERO_TIME else moment.isoformat(timespec=precision).replace("+00:00", "Z")
 
 
-def _quantity(buf: memoryview) -> str:
+def _quantity(buf: memoryview, depth: int) -> str:
     text = "0"  # the zero Quantity
     for number, wire, value in fields(buf):
         if number == 1:
@@ -192,7 +194,7 @@ def _quantity(buf: memoryview) -> str:
     return text
 
 
-def _int_or_string(buf: memoryview) -> int | str:
+def _int_or_string(buf: memoryview, depth: int) -> int | str:
     kind, number_value, text = 0, 0, ""
     for number, wire, value in fields(buf):
         if number == 1:
@@ -206,26 +208,58 @@ def _int_or_string(buf: memoryview) -> int | str:
     return text if kind == 1 else number_value
 
 
-def _raw_json(buf: memoryview) -> Any:
+def _raw_json(buf: memoryview, depth: int) -> Any:
     raw = None
     for number, wire, value in fields(buf):
         if number == 1:
             raw = as_bytes(wire, value)
-    if raw is None:
-        return None  # a nil Raw, written as null
+    if not raw:
+        return None  # no Raw, written as null
     try:
         return load_json(bytes(raw))
     except ValueError:
         raise Malformed from None
 
 
-def _unreadable(buf: memoryview) -> Any:
-    """apiextensions' JSONSchemaProps unions, whose protobuf forms are not read (CustomResourceDefinitions
-    are not served)."""
-    raise Malformed
+def _schema_or_array(buf: memoryview, depth: int) -> Any:
+    """JSONSchemaPropsOrArray: its schemas when it has some, else its schema (null without one)."""
+    schema, schemas = None, []
+    for number, wire, value in fields(buf):
+        if number == 1:
+            schema = _schema_props(wire, value, depth)
+        elif number == 2:
+            schemas.append(_schema_props(wire, value, depth))
+    return schemas or schema
 
 
-_SPECIAL: dict[str, Callable[[memoryview], Any]] = {
+def _schema_or_bool(buf: memoryview, depth: int) -> Any:
+    """JSONSchemaPropsOrBool: its schema, else its bool."""
+    allows, schema = False, None
+    for number, wire, value in fields(buf):
+        if number == 1:
+            allows = as_number(wire, value) != 0
+        elif number == 2:
+            schema = _schema_props(wire, value, depth)
+    return allows if schema is None else schema
+
+
+def _schema_or_strings(buf: memoryview, depth: int) -> Any:
+    """JSONSchemaPropsOrStringArray: its strings when it has some, else its schema (null without one)."""
+    schema, strings = None, []
+    for number, wire, value in fields(buf):
+        if number == 1:
+            schema = _schema_props(wire, value, depth)
+        elif number == 2:
+            strings.append(as_text(wire, value))
+    return strings or schema
+
+
+def _schema_props(wire: int, value: Value, depth: int) -> JSON:
+    props = KUBERNETES_1_32.schema(_APIEXTENSIONS + "JSONSchemaProps")
+    return decode_message(as_bytes(wire, value), props, depth)
+
+
+_SPECIAL: dict[str, Callable[[memoryview, int], Any]] = {
     TIME: _time,
     MICRO_TIME: _micro_time,
     QUANTITY: _quantity,
@@ -233,7 +267,7 @@ _SPECIAL: dict[str, Callable[[memoryview], Any]] = {
     RAW_EXTENSION: _raw_json,
     FIELDS_V1: _raw_json,
     _APIEXTENSIONS + "JSON": _raw_json,
-    _APIEXTENSIONS + "JSONSchemaPropsOrArray": _unreadable,
-    _APIEXTENSIONS + "JSONSchemaPropsOrBool": _unreadable,
-    _APIEXTENSIONS + "JSONSchemaPropsOrStringArray": _unreadable,
+    _APIEXTENSIONS + "JSONSchemaPropsOrArray": _schema_or_array,
+    _APIEXTENSIONS + "JSONSchemaPropsOrBool": _schema_or_bool,
+    _APIEXTENSIONS + "JSONSchemaPropsOrStringArray": _schema_or_strings,
 }
