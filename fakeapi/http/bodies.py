@@ -47,7 +47,7 @@ def media_type(request: web.Request) -> str:
 
 
 async def read_object(request: web.Request) -> Any:
-    """The decoded body of a create or update: JSON, YAML, or protobuf (for the kinds kubectl sends so)."""
+    """The decoded body of a create or update: JSON, YAML, or protobuf (of a kind the server serves)."""
     kind = media_type(request)
     raw = await request.read()
     if kind in ("", "application/json", "*/*"):
@@ -55,10 +55,14 @@ async def read_object(request: web.Request) -> Any:
     if kind == "application/yaml":
         return await _load_yaml(request, raw)
     if kind == PROTOBUF:
-        from fakeapi.http.protobuf import decode_k8s_protobuf  # on first use: most clients send JSON
-
-        return decode_k8s_protobuf(raw)
+        return _protobuf(request, raw)
     raise unsupported(_BODY_TYPES)
+
+
+def _protobuf(request: web.Request, raw: bytes) -> Any:
+    from fakeapi.http.protobuf import decode_k8s_protobuf, served_kind  # on first use: most clients send JSON
+
+    return decode_k8s_protobuf(raw, served_kind(request.app))
 
 
 async def repeated_key_errors(request: web.Request, decoder: BodyDecoder) -> list[str] | None:
@@ -133,13 +137,16 @@ async def read_patch(request: web.Request, accepted: tuple[str, ...] = PATCH_TYP
     return kind, await _load_yaml(request, raw) if kind == APPLY_PATCH else parse_json(raw)
 
 
-async def read_optional_json(request: web.Request) -> Any:
-    """DeleteOptions and similar: an empty body means none."""
+async def read_optional_object(request: web.Request) -> Any:
+    """DeleteOptions: JSON, YAML or protobuf (typed clients send it so); an empty body means none."""
     raw = await request.read()
     if not raw.strip():
         return None
-    if media_type(request) == "application/yaml":
+    kind = media_type(request)
+    if kind == "application/yaml":
         return await _load_yaml(request, raw)
+    if kind == PROTOBUF:
+        return _protobuf(request, raw)
     return parse_json(raw)
 
 

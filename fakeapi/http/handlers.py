@@ -5,7 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from fakeapi.cluster import Api
-from fakeapi.http.bodies import read_object, read_optional_json, read_patch, repeated_key_errors
+from fakeapi.http.bodies import read_object, read_optional_object, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
 from fakeapi.http.largepatches import computed_ahead
 from fakeapi.http.listing import delete_collection as delete_listed
@@ -109,7 +109,7 @@ async def patch(request: web.Request) -> web.Response:
 
 async def delete(request: web.Request) -> web.Response:
     registry = _registry(request)
-    body = await read_optional_json(request)
+    body = await read_optional_object(request)
     options = DeleteOptions.parse(body, request.query)
     obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
     if gone and not registry.info.returns_deleted_object:
