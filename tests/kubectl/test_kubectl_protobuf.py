@@ -10,6 +10,7 @@ import urllib.parse
 import urllib.request
 from typing import Any
 
+from fakeapi.http.access import CONTROL_HEADER
 from tests.kubectl.conftest import Kubectl, Server
 
 PROTOBUF = "application/vnd.kubernetes.protobuf"
@@ -54,7 +55,8 @@ def sent(server: Server, name: str = "", **filters: str) -> list[tuple[str | Non
     """(Content-Type, answer status) of each logged request that matches `filters` (method, resource,
     subresource, namespace...) and names `name` in its path or carries it in its body."""
     query = urllib.parse.urlencode(filters)
-    with urllib.request.urlopen(f"{server.url}/fakeapi/v1/requests?{query}", timeout=10) as response:
+    request = urllib.request.Request(f"{server.url}/fakeapi/v1/requests?{query}", headers={CONTROL_HEADER: "1"})
+    with urllib.request.urlopen(request, timeout=10) as response:
         entries: list[dict[str, Any]] = json.loads(response.read())["items"]
     found = []
     for entry in entries:
