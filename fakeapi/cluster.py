@@ -124,7 +124,7 @@ class Api:
 
     def stored_registries(self) -> list[Registry]:
         """One registry per stored resource: those that serve another kind's objects are left out."""
-        return [registry for registry in self.kinds.registries() if registry.conversion is None]
+        return [registry for registry in self.kinds.registries() if not registry.kind.stored_as]
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:

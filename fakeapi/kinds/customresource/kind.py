@@ -26,11 +26,21 @@ from fakeapi.kinds.customresource.strategy import (
     ScalePaths,
 )
 from fakeapi.kinds.customresource.table import custom_resource_printer
-from fakeapi.kinds.kind import SCALE_SUBRESOURCE, STATUS_VERBS, Kind, ResourceInfo, Scale, SubresourceInfo
+from fakeapi.kinds.kind import (
+    SCALE_SUBRESOURCE,
+    STATUS_VERBS,
+    Conversion,
+    Kind,
+    ResourceInfo,
+    Scale,
+    SubresourceInfo,
+)
 from fakeapi.kinds.strategy import Strategy
 from fakeapi.machinery.decode import BodyDecoder
 from fakeapi.machinery.errors import ServiceUnavailable
+from fakeapi.machinery.jsonschema.defaulting import apply_defaults, has_defaults, prune_nulls
 from fakeapi.machinery.jsonschema.schema import Schema, compile_schema
+from fakeapi.machinery.jsonvalues import copy_json
 from fakeapi.machinery.schema.compiled import CompiledSchema
 from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.machinery.schema.definitions import compile_schema as compile_structural
@@ -75,6 +85,26 @@ class WebhookConversion:
         raise self._refuse()
 
 
+@dataclass(frozen=True)
+class DefaultedOnRead:
+    """A version whose schema has defaults: objects read from storage get them (upstream's storage codec
+    defaults what it decodes), so a default added to the schema shows on objects stored before it."""
+
+    schema: Schema
+    inner: Conversion | None = None
+
+    def to_stored(self, obj: JSON) -> JSON:
+        return obj if self.inner is None else self.inner.to_stored(obj)
+
+    def from_stored(self, obj: JSON) -> JSON:
+        obj = copy_json(obj)
+        if self.inner is not None:
+            obj = self.inner.from_stored(obj)
+        apply_defaults(obj, self.schema)
+        prune_nulls(obj, self.schema)
+        return obj
+
+
 def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> list[Kind]:
     """A Kind for each served version of an accepted CRD (its status.acceptedNames)."""
     spec: JSON = crd.get("spec") or {}
@@ -109,11 +139,13 @@ def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> 
         info = ResourceInfo(names.plural, names.kind, namespaced=namespaced, singular=names.singular, group=group,
                             version=name, short_names=names.short_names, categories=names.categories,
                             subresources=tuple(sub_infos), returns_deleted_object=False, definition=definition)
-        conversion = None
+        conversion: Conversion | None = None
         stored_as = ""
         if name != stored:
             stored_as = f"{names.plural}.{group}"
             conversion = (WebhookConversion if webhook else VersionConversion)(f"{group}/{name}", f"{group}/{stored}")
+        if schema is not None and has_defaults(schema):
+            conversion = DefaultedOnRead(schema, conversion)
         columns = version.get("additionalPrinterColumns")
         selectable = [str(field.get("jsonPath") or "") for field in version.get("selectableFields") or ()
                       if isinstance(field, dict)]

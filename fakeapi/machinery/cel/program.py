@@ -81,7 +81,10 @@ class Program:
         value = to_cel(value, self.decl, memo)
         old = to_cel(old, self.decl, memo)
         data = {"self": value, "oldSelf": old, OLD_VALUE: old, HAS_OLD: has_old}
-        result = self.expression.eval(data=data)
+        try:
+            result = self.expression.eval(data=data)
+        except RuntimeError as error:  # the runtime's own limit: 10,000 loop iterations in one evaluation
+            return None, issues(error)
         if result.type() == cel.Type.ERROR:
             return None, runtime_error(issues(Exception(str(result.value()))))
         return result.value(), None
