@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.kinds.kind import PUBLISHED_V2, ResourceInfo
 from fakeapi.machinery.schema.structural import INT_OR_STRING, QUANTITY, GoField
 from fakeapi.machinery.types import JSON
 from fakeapi.openapi import V2_DOCUMENT, v3_document, v3_group_version
@@ -35,7 +35,7 @@ _V3_ONE_OF = {QUANTITY: ("string", "number"), INT_OR_STRING: ("integer", "string
 # Go types whose zero value is no struct literal: their fields carry no `default`
 _SCALAR_STRUCTS = frozenset({QUANTITY, INT_OR_STRING, "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
                              "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"})
-_PRIVATE = ("x-go", "x-protobuf", "x-protobuf-inline")
+_PRIVATE = ("x-go", "x-protobuf", "x-protobuf-inline", PUBLISHED_V2)
 _REF_PREFIX = "#/definitions/"
 
 Lookup = Callable[[str], JSON]
@@ -121,6 +121,8 @@ def components(roots: Iterable[str], lookup: Lookup, major: int, memo: Memo | No
 
 
 def _definition(name: str, raw: JSON, major: int, refs: list[str]) -> JSON:
+    if major < 3 and PUBLISHED_V2 in raw:
+        raw = raw[PUBLISHED_V2]
     schema = _schema(raw, major, refs)
     if major >= 3 and name in _V3_ONE_OF:
         # v3 names the JSON types a value may take, so `kubectl explain` shows e.g. map[string]Quantity

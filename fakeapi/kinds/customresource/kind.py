@@ -161,7 +161,7 @@ def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> 
             own_schema=_compiled(raw_schema),
             body_decoder=partial(_decoder, schema),
             published=published_definitions(definition, group, name, names.kind, names.list_kind, names.plural,
-                                             raw_schema),
+                                             raw_schema, selectable, spec.get("preserveUnknownFields") is True),
             warnings=warnings,
             strategic_merge_patch=False,
         ))
