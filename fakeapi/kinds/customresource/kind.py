@@ -3,10 +3,11 @@ version (another version's objects are the same objects, their apiVersion rewrit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
+from fakeapi.kinds.customresource.conversion import WebhookConversion
 from fakeapi.kinds.customresource.decoder import CustomResourceDecoder
 from fakeapi.kinds.customresource.definition import (
     Names,
@@ -37,7 +38,6 @@ from fakeapi.kinds.kind import (
 )
 from fakeapi.kinds.strategy import Strategy
 from fakeapi.machinery.decode import BodyDecoder
-from fakeapi.machinery.errors import ServiceUnavailable
 from fakeapi.machinery.jsonschema.defaulting import apply_defaults, has_defaults, prune_nulls
 from fakeapi.machinery.jsonschema.schema import Schema, compile_schema
 from fakeapi.machinery.jsonvalues import copy_json
@@ -66,26 +66,6 @@ class VersionConversion:
 
 
 @dataclass(frozen=True)
-class WebhookConversion:
-    """`conversion: Webhook`: fakeapi calls no conversion webhook yet, so another version's objects cannot be
-    read or written (the storage version's can)."""
-
-    served: str
-    stored: str
-
-    def _refuse(self) -> ServiceUnavailable:
-        return ServiceUnavailable(f"conversion webhook for {self.stored} is not supported by fakeapi: objects "
-                                  f"stored as {self.stored} cannot be served as {self.served}; use the "
-                                  "storage version, or `conversion: None`")
-
-    def to_stored(self, obj: JSON) -> JSON:
-        raise self._refuse()
-
-    def from_stored(self, obj: JSON) -> JSON:
-        raise self._refuse()
-
-
-@dataclass(frozen=True)
 class DefaultedOnRead:
     """A version whose schema has defaults: objects read from storage get them (upstream's storage codec
     defaults what it decodes), so a default added to the schema shows on objects stored before it."""
@@ -105,14 +85,17 @@ class DefaultedOnRead:
         return obj
 
 
-def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> list[Kind]:
+def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None,
+                          webhook_addresses: Mapping[str, str] | None = None) -> list[Kind]:
     """A Kind for each served version of an accepted CRD (its status.acceptedNames)."""
     spec: JSON = crd.get("spec") or {}
     names = Names.of((crd.get("status") or {}).get("acceptedNames"))
     group = str(spec.get("group") or "")
     namespaced = spec.get("scope") == "Namespaced"
     stored = storage_version(crd)
-    webhook = ((spec.get("conversion") or {}).get("strategy")) == "Webhook"
+    conversion_spec: JSON = spec.get("conversion") or {}
+    webhook: JSON | None = (conversion_spec.get("webhook") or {}) if conversion_spec.get("strategy") == "Webhook" \
+        else None
     kinds = []
     for version in versions(crd):
         if not version.get("served"):
@@ -143,8 +126,14 @@ def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> 
         stored_as = ""
         if name != stored:
             stored_as = f"{names.plural}.{group}"
-            conversion = (WebhookConversion if webhook else VersionConversion)(f"{group}/{name}", f"{group}/{stored}")
-        if schema is not None and has_defaults(schema):
+            if webhook is not None:
+                conversion = WebhookConversion(f"{group}/{name}", f"{group}/{stored}", names.kind,
+                                               webhook.get("clientConfig") or {},
+                                               tuple(webhook.get("conversionReviewVersions") or ()),
+                                               webhook_addresses or {})
+            else:
+                conversion = VersionConversion(f"{group}/{name}", f"{group}/{stored}")
+        if schema is not None and has_defaults(schema) and not isinstance(conversion, WebhookConversion):
             conversion = DefaultedOnRead(schema, conversion)
         columns = version.get("additionalPrinterColumns")
         selectable = [str(field.get("jsonPath") or "") for field in version.get("selectableFields") or ()
