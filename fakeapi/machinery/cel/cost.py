@@ -7,7 +7,6 @@ own sizes when a rule is about to run (fakeapi's runtime cost: an upper bound of
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -397,5 +396,3 @@ def _replace(text: Range, old: Range, new: Range) -> tuple[Range, Range]:
 def estimate(tree: Expr, sizes: Sizes, renamed: dict[str, str] | None = None) -> Range:
     return Estimator(sizes, renamed).cost(tree)
 
-
-SizeOf = Callable[[tuple[str, ...]], "Range | None"]

@@ -54,7 +54,6 @@ def escape(name: str) -> str | None:
 class DeclField:
     name: str  # the property's own name (the escaped one is its key)
     type: DeclType
-    required: bool
 
 
 @dataclass(eq=False)
@@ -128,7 +127,7 @@ def _object(schema: Schema, resource_root: bool) -> DeclType:
             continue
         escaped = escape(name)
         if escaped is not None:
-            declared.fields[escaped] = DeclField(name, prop_type, name in required)
+            declared.fields[escaped] = DeclField(name, prop_type)
         if name in required and prop.default is NO_DEFAULT:
             declared.min_serialized_size += len(name) + prop_type.min_serialized_size + 4
     return declared
