@@ -104,6 +104,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--control-api", type=boolean, nargs="?", const=True, default=True, metavar="BOOL",
                        help="serve the control API under /fakeapi/v1/; --control-api=false turns it off "
                             "(default true)")
+    serve.add_argument("--webhook-address", type=webhook_address, action="append", default=[],
+                       metavar="NAME.NAMESPACE.svc:PORT=HOST:PORT",
+                       help="where a webhook named by a service is reached (fakeapi runs no Services); repeatable")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     auth = serve.add_argument_group(
@@ -241,6 +244,13 @@ def node_labels(text: str) -> dict[str, str]:
     return labels
 
 
+def webhook_address(text: str) -> tuple[str, str]:
+    service, _, address = text.partition("=")
+    if not service.count(".") >= 2 or ".svc:" not in service or ":" not in address:
+        raise argparse.ArgumentTypeError(f"{text}: expected NAME.NAMESPACE.svc:PORT=HOST:PORT")
+    return service, address
+
+
 def tls_flags_error(args: argparse.Namespace) -> str | None:
     """What is wrong with flags that make sense only together (None: nothing)."""
     given = args.tls_cert_file is not None, args.tls_private_key_file is not None
@@ -285,7 +295,7 @@ def serve_command(args: argparse.Namespace) -> int:
                               read_header_timeout=args.read_header_timeout,
                               allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
                               control_api=args.control_api, authentication=authentication,
-                              storage_file=args.storage)
+                              storage_file=args.storage, webhook_addresses=dict(args.webhook_address))
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

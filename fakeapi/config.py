@@ -83,3 +83,6 @@ class ServerConfig:
     authentication: Authentication = field(default_factory=Authentication)
     # the SQLite file that keeps every object across restarts (None: objects live in memory only)
     storage_file: Path | None = None
+    # where webhooks named by a service are reached (fakeapi runs no Services): "<name>.<namespace>.svc:<port>"
+    # -> "host:port", e.g. {"converter.default.svc:443": "127.0.0.1:9443"}
+    webhook_addresses: Mapping[str, str] = field(default_factory=dict)
