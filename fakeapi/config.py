@@ -82,3 +82,9 @@ class ServerConfig:
     authentication: Authentication = field(default_factory=Authentication)
     # the SQLite file that keeps every object across restarts (None: objects live in memory only)
     storage_file: Path | None = None
+    # what Services are given from (kube-apiserver's --service-cluster-ip-range, --service-node-port-range)
+    service_cluster_ip_range: str = "10.96.0.0/12"
+    service_node_port_range: str = "30000-32767"
+    # the address the `kubernetes` Service's endpoints name (--advertise-address; None: the listening address
+    # when endpoints may hold it, else the server's place in the simulated network)
+    advertise_address: str | None = None

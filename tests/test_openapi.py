@@ -123,6 +123,13 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": ["delete", "get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": ["get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": ["get", "patch", "put"],
+        "/api/v1/services": ["get"],
+        "/api/v1/namespaces/{namespace}/services": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/services/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/services/{name}/status": ["get", "patch", "put"],
+        "/api/v1/endpoints": ["get"],
+        "/api/v1/namespaces/{namespace}/endpoints": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/endpoints/{name}": ["delete", "get", "patch", "put"],
     }
     assert {path: sorted(set(item) - {"parameters"}) for path, item in COORDINATION["paths"].items()} == {
         "/apis/coordination.k8s.io/v1/leases": ["get"],
@@ -349,9 +356,10 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
-                                   "apis/authorization.k8s.io/v1", "apis/batch/v1", "apis/coordination.k8s.io/v1",
-                                   "apis/events.k8s.io/v1"]
+    assert list(body["paths"]) == [
+        "api/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
+        "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/coordination.k8s.io/v1",
+        "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 
