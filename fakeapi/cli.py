@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from fakeapi import __version__
 from fakeapi.config import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES, SIMULATION_MODES
-from fakeapi.storage.store import DEFAULT_HISTORY
+from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
 
 Number = TypeVar("Number", int, float)
 
@@ -44,9 +44,12 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--watch-history", type=count, default=DEFAULT_HISTORY, metavar="N",
                        help=f"change events kept for watches resuming from a resourceVersion "
                             f"(default {DEFAULT_HISTORY})")
-    serve.add_argument("--watch-history-age", type=seconds, default=None, metavar="SECONDS",
-                       help="also forget changes older than this (default: keep --watch-history events "
-                            "whatever their age; upstream's watch cache keeps about 75 s)")
+    serve.add_argument("--watch-history-bytes", type=count, default=DEFAULT_HISTORY_BYTES, metavar="BYTES",
+                       help=f"... holding at most this many bytes of objects, before and after each change "
+                            f"(default {DEFAULT_HISTORY_BYTES}: 128 MiB)")
+    serve.add_argument("--watch-history-age", type=seconds, default=DEFAULT_HISTORY_AGE, metavar="SECONDS",
+                       help=f"... and forget changes older than this on the server clock (default "
+                            f"{DEFAULT_HISTORY_AGE:g}, as upstream's watch cache; 0 keeps them whatever their age)")
     serve.add_argument("--bookmark-interval", type=positive_seconds, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
     serve.add_argument("--event-ttl", type=positive_seconds, default=3600.0, metavar="SECONDS",
@@ -309,6 +312,7 @@ def serve_command(args: argparse.Namespace) -> int:
         authentication = Authentication(tokens, client_certificates=tls is not None and bool(tls.client_cas),
                                         anonymous=args.anonymous_auth)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
+                              watch_history_bytes=args.watch_history_bytes,
                               request_log=args.request_log, request_log_bytes=args.request_log_bytes,
                               bookmark_interval=args.bookmark_interval, event_ttl=args.event_ttl, seed=args.seed,
                               disabled_admission_plugins=args.disable_admission_plugins,

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.kubernetesservice import DEFAULT_ADVERTISE_ADDRESS, KubernetesService
 from fakeapi.controllers.kubernetesservice import NAME as KUBERNETES_NAME
@@ -17,9 +18,12 @@ from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, Service
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
+from fakeapi.kinds.customresource.cel import rules_for
+from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.daemonset import DAEMON_SET
 from fakeapi.kinds.deployment import DEPLOYMENT
 from fakeapi.kinds.endpoints import ENDPOINTS
+from fakeapi.kinds.endpoints.validation import validate_endpoint_ip
 from fakeapi.kinds.endpointslice import ENDPOINT_SLICE
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
@@ -86,6 +90,7 @@ KINDS: tuple[Kind, ...] = (
     POD_DISRUPTION_BUDGET,
     HORIZONTAL_POD_AUTOSCALER,
     HORIZONTAL_POD_AUTOSCALER_V1,
+    CUSTOM_RESOURCE_DEFINITION,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -119,6 +124,7 @@ class Api:
     advertise_address: str | None = None  # --advertise-address
     namespace_controller: NamespaceController = field(init=False)
     kubernetes_service: KubernetesService = field(init=False)
+    crd_controller: CustomResourceDefinitionController = field(init=False)
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -174,7 +180,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     cannot be used)."""
     clock = clock or Clock()
     journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
-    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal)
+    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal, config.watch_history_bytes)
     restarted_at = store.resource_version  # 0 for a new store
     seed: int | str | None = config.seed
     if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again
@@ -193,6 +199,10 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
     start_kubernetes_service(api)
+    api.crd_controller = CustomResourceDefinitionController(
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
+    api.store.subscribe(api.crd_controller.on_event)
+    api.crd_controller.start()
     return api
 
 
@@ -208,8 +218,6 @@ def start_kubernetes_service(api: Api) -> None:
 
 def endpoint_address(host: str) -> bool:
     """Whether an address is one Endpoints accept (not loopback, unspecified or link-local)."""
-    from fakeapi.kinds.endpoints.validation import validate_endpoint_ip
-
     return not validate_endpoint_ip(host, "")
 
 

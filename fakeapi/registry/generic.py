@@ -12,7 +12,6 @@ import orjson
 
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, later, parse_rfc3339, rfc3339
-from fakeapi.machinery.decode import Decoder
 from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
 from fakeapi.machinery.ids import IdSource
@@ -60,7 +59,7 @@ class Registry:
         self.ids = ids
         self.admission = admission
         self.hooks = hooks  # the main resource's only, as upstream's status stores have none
-        self.decoder = Decoder(kind.decode_plan, remember_parts=True)  # with this server's memo of parts
+        self.decoder = kind.decoder(remember_parts=True)  # with this server's memo of parts
         # metadata.managedFields
         self.field_manager: FieldTracker = FieldManager(kind.compiled, clock, subresource,
                                                        self.info.api_version, self.strategy.reset_fields())

@@ -283,7 +283,20 @@ POLICY_GROUP = {
                all_category=False)]}],
 }
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
+APIEXTENSIONS = "apiextensions.k8s.io"
+APIEXTENSIONS_GROUP = {
+    "metadata": {"name": APIEXTENSIONS, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "customresourcedefinitions",
+        "responseKind": {"group": APIEXTENSIONS, "version": "v1", "kind": "CustomResourceDefinition"},
+        "scope": "Cluster", "singularResource": "customresourcedefinition", "shortNames": ["crd", "crds"],
+        "categories": ["api-extensions"], "verbs": ALL_VERBS,
+        "subresources": [{"subresource": "status", "verbs": ["get", "patch", "update"],
+                          "responseKind": {"group": APIEXTENSIONS, "version": "v1",
+                                           "kind": "CustomResourceDefinition"}}]}]}],
+}
 AGGREGATED_GROUPS = [
+    APIEXTENSIONS_GROUP,
     APPS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
@@ -346,8 +359,8 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry("apps"), group_entry(AUTHN), group_entry(AUTHZ),
-                                                autoscaling_entry(), group_entry("batch"),
+                                     "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
+                                                group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
                                                 group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
                                                 group_entry("events.k8s.io"), group_entry("policy")]}
 
@@ -411,7 +424,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
+        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
+        "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
         f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
         "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
         "/apis/discovery.k8s.io", "/apis/discovery.k8s.io/v1",

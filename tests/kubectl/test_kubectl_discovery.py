@@ -46,6 +46,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["secrets", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
         ["services", "svc", "v1", "true", "Service"],
+        ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1", "false", "CustomResourceDefinition"],
         ["controllerrevisions", "apps/v1", "true", "ControllerRevision"],
         ["daemonsets", "ds", "apps/v1", "true", "DaemonSet"],
         ["deployments", "deploy", "apps/v1", "true", "Deployment"],
