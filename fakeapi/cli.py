@@ -107,6 +107,14 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--webhook-address", type=webhook_address, action="append", default=[],
                        metavar="NAME.NAMESPACE.svc:PORT=HOST:PORT",
                        help="where a webhook named by a service is reached (fakeapi runs no Services); repeatable")
+    serve.add_argument("--service-cluster-ip-range", type=cluster_ip_range, default="10.96.0.0/12", metavar="CIDR",
+                       help="the addresses Services are given (kube-apiserver's flag; default 10.96.0.0/12, the "
+                            "first for the kubernetes Service)")
+    serve.add_argument("--service-node-port-range", type=node_port_range, default="30000-32767",
+                       metavar="LOW-HIGH", help="the node ports Services are given (default 30000-32767)")
+    serve.add_argument("--advertise-address", type=advertise_address, default=None, metavar="IP",
+                       help="the address the kubernetes Service's endpoints name (default: --host when endpoints "
+                            "may hold it, else 172.18.0.1, the server's place in the simulated network)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     auth = serve.add_argument_group(
@@ -251,6 +259,35 @@ def webhook_address(text: str) -> tuple[str, str]:
     return service, address
 
 
+def cluster_ip_range(text: str) -> str:
+    from fakeapi.kinds.service.ranges import parse_cluster_ip_range
+
+    try:
+        parse_cluster_ip_range(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def node_port_range(text: str) -> str:
+    from fakeapi.kinds.service.ranges import parse_node_port_range
+
+    try:
+        parse_node_port_range(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def advertise_address(text: str) -> str:
+    from fakeapi.cluster import endpoint_address
+
+    if not endpoint_address(text):
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be advertised: give an IP address that is not loopback, "
+                                         "unspecified or link-local")
+    return text
+
+
 def tls_flags_error(args: argparse.Namespace) -> str | None:
     """What is wrong with flags that make sense only together (None: nothing)."""
     given = args.tls_cert_file is not None, args.tls_private_key_file is not None
@@ -295,7 +332,10 @@ def serve_command(args: argparse.Namespace) -> int:
                               read_header_timeout=args.read_header_timeout,
                               allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
                               control_api=args.control_api, authentication=authentication,
-                              storage_file=args.storage, webhook_addresses=dict(args.webhook_address))
+                              storage_file=args.storage, service_cluster_ip_range=args.service_cluster_ip_range,
+                              service_node_port_range=args.service_node_port_range,
+                              advertise_address=args.advertise_address,
+                              webhook_addresses=dict(args.webhook_address))
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

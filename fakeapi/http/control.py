@@ -13,7 +13,7 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from fakeapi.cluster import Api, seed_namespaces
+from fakeapi.cluster import Api, seed_initial_objects
 from fakeapi.http.access import CONTROL_HEADER
 from fakeapi.http.authentication import user_of
 from fakeapi.http.bodies import media_type, parse_yaml
@@ -79,7 +79,7 @@ def reset(app: web.Application, seed: int | None = None) -> None:
     app[request_log_key].clear()
     api.clock.reset()
     api.ids.reseed(seed)
-    seed_namespaces(api)
+    seed_initial_objects(api)
     for follower in app.get(state_followers_key, ()):
         follower.after_reset()
 

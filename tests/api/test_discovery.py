@@ -44,6 +44,14 @@ AGGREGATED_CORE_RESOURCES = [
         "shortNames": ["cm"],
     },
     {
+        "resource": "endpoints",
+        "responseKind": kind("Endpoints"),
+        "scope": "Namespaced",
+        "singularResource": "endpoints",
+        "verbs": ALL_VERBS,
+        "shortNames": ["ep"],
+    },
+    {
         "resource": "events",
         "responseKind": kind("Event"),
         "scope": "Namespaced",
@@ -90,6 +98,20 @@ AGGREGATED_CORE_RESOURCES = [
         ],
     },
     {
+        "resource": "replicationcontrollers",
+        "responseKind": kind("ReplicationController"),
+        "scope": "Namespaced",
+        "singularResource": "replicationcontroller",
+        "verbs": ALL_VERBS,
+        "shortNames": ["rc"],
+        "categories": ["all"],
+        "subresources": [
+            {"subresource": "scale", "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
+             "verbs": STATUS_VERBS},
+            status_sub("ReplicationController"),
+        ],
+    },
+    {
         "resource": "secrets",
         "responseKind": kind("Secret"),
         "scope": "Namespaced",
@@ -103,6 +125,16 @@ AGGREGATED_CORE_RESOURCES = [
         "singularResource": "serviceaccount",
         "verbs": ALL_VERBS,
         "shortNames": ["sa"],
+    },
+    {
+        "resource": "services",
+        "responseKind": kind("Service"),
+        "scope": "Namespaced",
+        "singularResource": "service",
+        "verbs": ALL_VERBS,
+        "shortNames": ["svc"],
+        "categories": ["all"],
+        "subresources": [status_sub("Service")],
     },
 ]
 
@@ -190,6 +222,66 @@ def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
             "scope": "Cluster", "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
 
 
+def served(group: str, resource: str, kind_name: str, *subresources: str, short: tuple[str, ...] = (),
+           all_category: bool = True) -> dict[str, Any]:
+    """An aggregated entry of a namespaced workload kind: every verb, its short names, category `all`, and its
+    status and scale subresources."""
+    entry: dict[str, Any] = {"resource": resource,
+                             "responseKind": {"group": group, "version": "v1", "kind": kind_name},
+                             "scope": "Namespaced", "singularResource": resource.removesuffix("s"),
+                             "verbs": ALL_VERBS}
+    if short:
+        entry["shortNames"] = list(short)
+    if all_category:
+        entry["categories"] = ["all"]
+    subs = {"scale": {"subresource": "scale",
+                      "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
+                      "verbs": STATUS_VERBS},
+            "status": {"subresource": "status", "responseKind": {"group": group, "version": "v1", "kind": kind_name},
+                       "verbs": STATUS_VERBS}}
+    if subresources:
+        entry["subresources"] = [subs[name] for name in subresources]
+    return entry
+
+
+APPS_GROUP = {
+    "metadata": {"name": "apps", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("apps", "controllerrevisions", "ControllerRevision", all_category=False),
+        served("apps", "daemonsets", "DaemonSet", "status", short=("ds",)),
+        served("apps", "deployments", "Deployment", "scale", "status", short=("deploy",)),
+        served("apps", "replicasets", "ReplicaSet", "scale", "status", short=("rs",)),
+        served("apps", "statefulsets", "StatefulSet", "scale", "status", short=("sts",)),
+    ]}],
+}
+BATCH_GROUP = {
+    "metadata": {"name": "batch", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("batch", "cronjobs", "CronJob", "status", short=("cj",)),
+        served("batch", "jobs", "Job", "status"),
+    ]}],
+}
+def hpa(version: str) -> dict[str, Any]:
+    entry = served("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", "status", short=("hpa",))
+    entry["responseKind"]["version"] = entry["subresources"][0]["responseKind"]["version"] = version
+    return entry
+
+
+AUTOSCALING_GROUP = {
+    "metadata": {"name": "autoscaling", "creationTimestamp": None},
+    "versions": [{"version": version, "freshness": "Current", "resources": [hpa(version)]} for version in ("v2", "v1")],
+}
+DISCOVERY_GROUP = {
+    "metadata": {"name": "discovery.k8s.io", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("discovery.k8s.io", "endpointslices", "EndpointSlice", all_category=False)]}],
+}
+POLICY_GROUP = {
+    "metadata": {"name": "policy", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("policy", "poddisruptionbudgets", "PodDisruptionBudget", "status", short=("pdb",),
+               all_category=False)]}],
+}
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
 APIEXTENSIONS = "apiextensions.k8s.io"
 APIEXTENSIONS_GROUP = {
@@ -205,6 +297,7 @@ APIEXTENSIONS_GROUP = {
 }
 AGGREGATED_GROUPS = [
     APIEXTENSIONS_GROUP,
+    APPS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
                    "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview"),
@@ -215,8 +308,12 @@ AGGREGATED_GROUPS = [
          review(AUTHZ, "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
      ]}]},
+    AUTOSCALING_GROUP,
+    BATCH_GROUP,
     COORDINATION_GROUP,
+    DISCOVERY_GROUP,
     EVENTS_GROUP,
+    POLICY_GROUP,
 ]
 
 
@@ -262,8 +359,15 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry(APIEXTENSIONS), group_entry(AUTHN), group_entry(AUTHZ),
-                                                group_entry("coordination.k8s.io"), group_entry("events.k8s.io")]}
+                                     "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
+                                                group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
+                                                group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
+                                                group_entry("events.k8s.io"), group_entry("policy")]}
+
+
+def autoscaling_entry() -> dict[str, Any]:
+    v2, v1 = ({"groupVersion": f"autoscaling/{version}", "version": version} for version in ("v2", "v1"))
+    return {"name": "autoscaling", "versions": [v2, v1], "preferredVersion": v2}
 
 
 @pytest.mark.parametrize("path", ["/apis/authorization.k8s.io", "/apis/authorization.k8s.io/"])
@@ -295,7 +399,8 @@ async def test_a_group_version_answers_its_legacy_resource_list(client: Any, pat
                                          singular="tokenreview")]
 
 
-@pytest.mark.parametrize("path", ["/apis/apps", "/apis/apps/v1", "/apis/authorization.k8s.io/v2"])
+@pytest.mark.parametrize("path", ["/apis/networking.k8s.io", "/apis/networking.k8s.io/v1",
+                                  "/apis/authorization.k8s.io/v2"])
 async def test_a_group_or_version_not_served_is_404(client: Any, path: str) -> None:
     assert (await client.get(path)).status == 404
 
@@ -320,9 +425,11 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.headers["Content-Type"] == "application/json"
     paths = [
         "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
-        f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
-        f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
-        "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
+        "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
+        f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
+        "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/apis/discovery.k8s.io", "/apis/discovery.k8s.io/v1",
+        "/apis/events.k8s.io", "/apis/events.k8s.io/v1", "/apis/policy", "/apis/policy/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
     ]
@@ -375,6 +482,8 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("bindings", "Binding", ["create"], singular="binding"),
             legacy("configmaps", "ConfigMap", ALL_VERBS, singular="configmap", shortNames=["cm"],
                    storageVersionHash="qFsyl6wFWjQ="),
+            legacy("endpoints", "Endpoints", ALL_VERBS, singular="endpoints", shortNames=["ep"],
+                   storageVersionHash="fWeeMqaN/OA="),
             legacy(
                 "events",
                 "Event",
@@ -418,9 +527,16 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("pods/log", "Pod", ["get"]),
             legacy("pods/resize", "Pod", STATUS_VERBS),
             legacy("pods/status", "Pod", STATUS_VERBS),
+            legacy("replicationcontrollers", "ReplicationController", ALL_VERBS, singular="replicationcontroller",
+                   shortNames=["rc"], categories=["all"], storageVersionHash="Jond2If31h0="),
+            legacy("replicationcontrollers/scale", "Scale", STATUS_VERBS, group="autoscaling", version="v1"),
+            legacy("replicationcontrollers/status", "ReplicationController", STATUS_VERBS),
             legacy("secrets", "Secret", ALL_VERBS, singular="secret", storageVersionHash="S6u1pOWzb84="),
             legacy("serviceaccounts", "ServiceAccount", ALL_VERBS, singular="serviceaccount", shortNames=["sa"],
                    storageVersionHash="pbx9ZvyFpBE="),
+            legacy("services", "Service", ALL_VERBS, singular="service", shortNames=["svc"], categories=["all"],
+                   storageVersionHash="0/CO1lhkEBI="),
+            legacy("services/status", "Service", STATUS_VERBS),
         ],
     }
 
@@ -515,6 +631,9 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
     for resource in ("configmaps", "serviceaccounts"):
         made = await client.post(f"/api/v1/namespaces/default/{resource}", json={"metadata": {"name": "x"}})
         assert made.status == 201
+    controller = {"metadata": {"name": "rc"}, "spec": {"template": {
+        "metadata": {"labels": {"app": "rc"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
+    assert (await client.post("/api/v1/namespaces/default/replicationcontrollers", json=controller)).status == 201
     listing = await (await client.get("/api/v1")).json()
     paths = {
         "pods": "/api/v1/namespaces/default/pods/p",
@@ -524,6 +643,9 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
         "configmaps": "/api/v1/namespaces/default/configmaps/x",
         "secrets": "/api/v1/namespaces/default/secrets",
         "serviceaccounts": "/api/v1/namespaces/default/serviceaccounts/x",
+        "replicationcontrollers": "/api/v1/namespaces/default/replicationcontrollers/rc",
+        "services": "/api/v1/namespaces/default/services/kubernetes",
+        "endpoints": "/api/v1/namespaces/default/endpoints/kubernetes",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")
