@@ -19,7 +19,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
+from marshmallow import ValidationError, fields, validate, validates_schema
 
+from fakeapi.machinery.bodies import BodySchema
 from fakeapi.machinery.types import JSON
 
 ANNOTATION = "fakeapi.dev/port-forward"
@@ -90,23 +92,9 @@ class PortRule:
 
     @classmethod
     def from_json(cls, body: Any) -> PortRule:
-        if not isinstance(body, dict):
-            raise ValueError("a port rule is a JSON object")
-        unknown = sorted(set(body) - {"namespace", "pod", "port", "address"})
-        if unknown:
-            raise ValueError(f"unknown port fields: {', '.join(unknown)}")
-        for name in ("namespace", "pod"):
-            if body.get(name) is not None and not isinstance(body[name], str):
-                raise ValueError(f"{name} must be a string")
-        port = body.get("port")
-        if port is not None and (isinstance(port, bool) or not isinstance(port, int) or not 1 <= port <= 65535):
-            raise ValueError("port must be an integer from 1 to 65535")
-        address = body.get("address")
-        if not isinstance(address, str):
-            raise ValueError('address is required: "host:port"')
-        parse_address(address)
-        return cls(address, body.get("namespace") or "*", body.get("pod") or "*", port)
-
+        """A rule from its JSON; ValueError saying what is wrong."""
+        loaded: dict[str, Any] = _PORT_RULE.load_body(body)
+        return cls(loaded["address"], loaded["namespace"] or "*", loaded["pod"] or "*", loaded["port"])
 
 def parse_address(text: str) -> tuple[str, int]:
     """`host:port` (`[::1]:port` for IPv6); ValueError otherwise."""
@@ -152,3 +140,27 @@ def refused(pod_uid: str, port: int) -> str:
 def sandbox_id(pod_uid: str) -> str:
     """The pod sandbox's id, as the runtime names it (the kubelet's port-forward errors name the pod so)."""
     return hashlib.sha256(f"sandbox/{pod_uid}".encode()).hexdigest()
+
+
+class PortRuleSchema(BodySchema):
+    """A port rule's JSON: the address port-forward connections to the pods (and port) it matches reach."""
+
+    what = "port"
+    namespace = fields.String(allow_none=True, load_default=None,
+                              error_messages={"invalid": "namespace must be a string"})
+    pod = fields.String(allow_none=True, load_default=None, error_messages={"invalid": "pod must be a string"})
+    port = fields.Integer(strict=True, allow_none=True, load_default=None,
+                          validate=validate.Range(1, 65535, error="port must be an integer from 1 to 65535"),
+                          error_messages={"invalid": "port must be an integer from 1 to 65535"})
+    address = fields.String(required=True, error_messages={
+        problem: 'address is required: "host:port"' for problem in ("invalid", "required", "null")})
+
+    @validates_schema
+    def _an_address(self, data: dict[str, Any], **kwargs: Any) -> None:
+        try:
+            parse_address(data["address"])
+        except ValueError as error:
+            raise ValidationError(str(error), "address") from None
+
+
+_PORT_RULE = PortRuleSchema()

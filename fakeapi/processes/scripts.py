@@ -17,6 +17,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from marshmallow import ValidationError, fields, post_load, validate, validates_schema
+
+from fakeapi.machinery.bodies import BodySchema
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.yamlload import load_yaml
@@ -25,7 +28,6 @@ from fakeapi.processes.shell import Shell, Streams
 
 ANNOTATION = "fakeapi.dev/exec"
 ANNOTATION_LIMIT = 256 * 1024  # what an annotation's YAML may expand to
-_FIELDS = frozenset({"namespace", "pod", "container", "command", "stdout", "stderr", "exitCode", "script"})
 
 
 @dataclass
@@ -59,27 +61,8 @@ class Script:
     def from_json(cls, body: Any, scoped: bool = True) -> Script:
         """A script from its JSON (camelCase); ValueError saying what is wrong. Without `scoped`, only the
         command and the answer may be given (an annotation's script belongs to its pod)."""
-        if not isinstance(body, dict):
-            raise ValueError("a script is a JSON object")
-        allowed = _FIELDS if scoped else _FIELDS - {"namespace", "pod", "container"}
-        unknown = sorted(set(body) - allowed)
-        if unknown:
-            raise ValueError(f"unknown script fields: {', '.join(unknown)}")
-        texts = {}
-        for name in ("namespace", "pod", "container", "command", "stdout", "stderr", "script"):
-            value = body.get(name)
-            if value is not None and not isinstance(value, str):
-                raise ValueError(f"{name} must be a string")
-            texts[name] = value
-        exit_code = body.get("exitCode", 0)
-        if isinstance(exit_code, bool) or not isinstance(exit_code, int) or not 0 <= exit_code <= 255:
-            raise ValueError("exitCode must be an integer from 0 to 255")
-        if texts["script"] is not None and (texts["stdout"] or texts["stderr"] or exit_code):
-            raise ValueError("give either a script, or stdout, stderr and exitCode")
-        return cls(namespace=texts["namespace"] or "*", pod=texts["pod"] or "*",
-                   container=texts["container"] or "*", command=texts["command"] or "*",
-                   stdout=texts["stdout"] or "", stderr=texts["stderr"] or "", exit_code=exit_code,
-                   script=texts["script"])
+        loaded: dict[str, Any] = (_SCOPED if scoped else _UNSCOPED).load_body(body)
+        return cls(**loaded)
 
     def to_json(self) -> JSON:
         body: JSON = {"id": str(self.id), "namespace": self.namespace, "pod": self.pod, "container": self.container,
@@ -115,3 +98,41 @@ def parse_annotation(value: str) -> list[Script]:
         raise ValueError(f"is not YAML or JSON ({error.message})") from None
     items = loaded if isinstance(loaded, list) else [loaded]
     return [Script.from_json(item, scoped=False) for item in items]
+
+
+def _text(name: str) -> fields.String:
+    return fields.String(allow_none=True, load_default=None, error_messages={"invalid": f"{name} must be a string"})
+
+
+class ScriptSchema(BodySchema):
+    """A script's JSON: what `exec` of the commands it matches prints and exits with, or a shell script."""
+
+    what = "script"
+    namespace = _text("namespace")
+    pod = _text("pod")
+    container = _text("container")
+    command = _text("command")
+    stdout = _text("stdout")
+    stderr = _text("stderr")
+    script = _text("script")
+    exit_code = fields.Integer(
+        data_key="exitCode", strict=True, load_default=0,
+        validate=validate.Range(0, 255, error="exitCode must be an integer from 0 to 255"),
+        error_messages={"invalid": "exitCode must be an integer from 0 to 255"})
+
+    @validates_schema
+    def _one_answer(self, data: dict[str, Any], **kwargs: Any) -> None:
+        if data["script"] is not None and (data["stdout"] or data["stderr"] or data["exit_code"]):
+            raise ValidationError("give either a script, or stdout, stderr and exitCode")
+
+    @post_load
+    def _defaults(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
+        for name in ("namespace", "pod", "container", "command"):
+            data[name] = data.get(name) or "*"
+        for name in ("stdout", "stderr"):
+            data[name] = data[name] or ""
+        return data
+
+
+_SCOPED = ScriptSchema()
+_UNSCOPED = ScriptSchema(exclude=("namespace", "pod", "container"))
