@@ -18,6 +18,7 @@ from fakeapi.machinery.types import JSON
 
 ALL_VERBS = ("create", "delete", "deletecollection", "get", "list", "patch", "update", "watch")
 STATUS_VERBS = ("get", "patch", "update")
+CONNECT_VERBS = ("create", "get")  # a streaming subresource (exec, attach, portforward): GET or POST to connect
 
 
 @dataclass(frozen=True)

@@ -128,11 +128,40 @@ LOG = (
 )
 
 
-def query_v3(name: str) -> JSON:
-    kind, text = PARAMETERS[name]
+# the query parameters of the streaming subresources (upstream's PodExecOptions, PodAttachOptions and
+# PodPortForwardOptions), by subresource
+CONNECT: dict[str, dict[str, tuple[str, str]]] = {
+    "exec": {
+        "command": ("string", "Command is the remote command to execute. argv array. Not executed within a shell."),
+        "container": ("string", "Container in which to execute the command. Defaults to only container if there "
+                                "is only one container in the pod."),
+        "stderr": ("boolean", "Redirect the standard error stream of the pod for this call."),
+        "stdin": ("boolean", "Redirect the standard input stream of the pod for this call. Defaults to false."),
+        "stdout": ("boolean", "Redirect the standard output stream of the pod for this call."),
+        "tty": ("boolean", "TTY if true indicates that a tty will be allocated for the exec call. Defaults to false."),
+    },
+    "attach": {
+        "container": ("string", "The container in which to execute the command. Defaults to only container if "
+                                "there is only one container in the pod."),
+        "stderr": ("boolean", "Stderr if true indicates that stderr is to be redirected for the attach call. "
+                              "Defaults to true."),
+        "stdin": ("boolean", "Stdin if true, redirects the standard input stream of the pod for this call. "
+                             "Defaults to false."),
+        "stdout": ("boolean", "Stdout if true indicates that stdout is to be redirected for the attach call. "
+                              "Defaults to true."),
+        "tty": ("boolean", "TTY if true indicates that a tty will be allocated for the attach call. This is passed "
+                           "through the container runtime so the tty is allocated on the worker node by the "
+                           "container runtime. Defaults to false."),
+    },
+    "portforward": {"ports": ("integer", "List of ports to forward Required when using WebSockets")},
+}
+
+
+def query_v3(name: str, documented: dict[str, tuple[str, str]] = PARAMETERS) -> JSON:
+    kind, text = documented[name]
     return {"name": name, "in": "query", "description": text, "schema": {"type": kind, "uniqueItems": True}}
 
 
-def query_v2(name: str) -> JSON:
-    kind, text = PARAMETERS[name]
+def query_v2(name: str, documented: dict[str, tuple[str, str]] = PARAMETERS) -> JSON:
+    kind, text = documented[name]
     return {"name": name, "in": "query", "description": text, "type": kind, "uniqueItems": True}

@@ -7,12 +7,23 @@ list exactly what the server routes. Names, actions and parameters follow upstre
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 
 from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
 from fakeapi.machinery.types import JSON
-from fakeapi.openapi.parameters import DELETE, DELETE_COLLECTION, LIST, LOG, PATCH, WRITE, query_v2, query_v3
+from fakeapi.openapi.parameters import (
+    CONNECT,
+    DELETE,
+    DELETE_COLLECTION,
+    LIST,
+    LOG,
+    PARAMETERS,
+    PATCH,
+    WRITE,
+    query_v2,
+    query_v3,
+)
 
 JSON_TYPE = "application/json"
 WATCH_TYPE = "application/json;stream=watch"
@@ -43,6 +54,7 @@ class Operation:
     request_types: tuple[str, ...] = ("*/*",)
     responses: tuple[tuple[str, str, str], ...] = ()  # (code, description, component or TEXT)
     response_types: tuple[str, ...] = (JSON_TYPE,)
+    documented: dict[str, tuple[str, str]] = field(default_factory=lambda: PARAMETERS)  # its query parameters
 
 
 OperationFactory = partial[Operation]
@@ -148,6 +160,14 @@ def _subresource_operations(op: OperationFactory, info: ResourceInfo, item: str,
                             sub: SubresourceInfo) -> list[Operation]:
     path, parent, verbs, ops = f"{item}/{sub.name}", info.kind, set(sub.verbs), []
     obj = subresource_component(info, sub)
+    if sub.name in CONNECT:  # upstream's connect operations: connectCoreV1GetNamespacedPodExec
+        title = group_title(info)
+        for method, verb in (("get", "Get"), ("post", "Post")):
+            ops.append(op(path, method, "connect", f"connect{title}{verb}{suffix[len(title):]}",
+                          f"connect {method.upper()} requests to {sub.name} of {parent}",
+                          query=tuple(CONNECT[sub.name]), responses=(("200", "OK", TEXT),),
+                          request_types=("*/*",), response_types=("*/*",), documented=CONNECT[sub.name]))
+        return ops
     if sub.name == "log" and "get" in verbs:
         ops.append(
             op(
@@ -293,7 +313,7 @@ def paths_v3(ops: list[Operation], ref: Callable[[str], JSON]) -> JSON:
                 },
             }
             if op.query:
-                body["parameters"] = [query_v3(name) for name in op.query]
+                body["parameters"] = [query_v3(name, op.documented) for name in op.query]
             if op.request:
                 body["requestBody"] = {
                     "content": {media: {"schema": ref(op.request)} for media in op.request_types},
@@ -323,7 +343,7 @@ def paths_v2(ops: list[Operation], ref: Callable[[str], JSON]) -> JSON:
             + [query_v2("pretty")]
         }
         for op in path_ops:
-            parameters = [query_v2(name) for name in op.query]
+            parameters = [query_v2(name, op.documented) for name in op.query]
             if op.request:
                 parameters.insert(
                     0,
