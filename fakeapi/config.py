@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from fakeapi.machinery.limits import MAX_BODY_BYTES
 from fakeapi.machinery.users import UserInfo
+from fakeapi.storage.etcd.config import EtcdConfig
 from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
 
 DEFAULT_REQUEST_LOG = 1_000  # requests kept in the request log
@@ -83,3 +84,5 @@ class ServerConfig:
     authentication: Authentication = field(default_factory=Authentication)
     # the SQLite file that keeps every object across restarts (None: objects live in memory only)
     storage_file: Path | None = None
+    # etcd, shared by every server of one cluster (None: the SQLite file, or memory)
+    etcd: EtcdConfig | None = None
