@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -107,5 +108,12 @@ class WatchCounter:
             time.sleep(0.05)
 
     def close(self) -> None:
-        self._response.close()
+        """End the stream: shut its socket down under the reader (closing the response would wait for it)."""
+        try:
+            sock = socket.socket(fileno=socket.dup(self._response.raw._fp.fileno()))
+            sock.shutdown(socket.SHUT_RDWR)
+            sock.close()
+        except (AttributeError, OSError, ValueError):
+            pass  # (ended already)
         self._thread.join(10)
+        self._response.close()
