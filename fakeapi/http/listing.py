@@ -87,7 +87,7 @@ async def get_one(request: web.Request, registry: Registry, namespace: str, name
     requested = parse_resource_version(text)
     store = registry.store
     if not text:
-        store.consistent_read()  # (a store shared with other servers reads its current revision first)
+        await store.consistent_read()  # (a store shared with other servers reads its current revision first)
     if requested > store.resource_version and not await request.app[watch_hub_key].wait_for(requested):
         raise too_large_resource_version(requested, store.resource_version)
     data = registry.get_bytes(namespace, name)

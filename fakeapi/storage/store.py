@@ -309,7 +309,7 @@ class Store:
     def start(self) -> None:
         """On the event loop, when the server starts."""
 
-    def consistent_read(self) -> None:
+    async def consistent_read(self) -> None:
         """Return once reads reflect every write acknowledged so far: at once, as this store holds them all."""
 
     def problem(self) -> str | None:

@@ -4,6 +4,7 @@ etcd seeing each other's writes in order."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import urllib.request
@@ -82,8 +83,8 @@ def test_two_stores_on_one_etcd_apply_each_others_writes_in_the_same_order(etcd_
         for index in range(20):
             store = first if index % 2 else second
             store.create(ObjectKey("pods", "default", f"p-{index}"), {"metadata": {"name": f"p-{index}"}})
-        first.consistent_read()
-        second.consistent_read()
+        asyncio.run(first.consistent_read())
+        asyncio.run(second.consistent_read())
         assert first.list_bytes("pods") == second.list_bytes("pods")
         assert [event.key.name for event in heard] == [f"p-{index}" for index in range(20)]
         versions = [event.resource_version for event in heard]

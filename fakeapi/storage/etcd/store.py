@@ -43,6 +43,7 @@ from fakeapi.storage.etcd.compactor import Compactor
 from fakeapi.storage.etcd.config import EtcdConfig
 from fakeapi.storage.etcd.feed import Change, Compacted, Feed
 from fakeapi.storage.etcd.layout import KeyLayout
+from fakeapi.storage.etcd.reads import QuorumReads
 from fakeapi.storage.store import (
     DEFAULT_HISTORY,
     DEFAULT_HISTORY_AGE,
@@ -112,6 +113,7 @@ class EtcdStore(Store):
         self._stopping = threading.Event()
         self._monitor = threading.Thread(target=self._watch_health, name="fakeapi-etcd-health", daemon=True)
         self._monitor.start()
+        self._reads = QuorumReads(EtcdClient(config, timeout))
         self._compactor = Compactor(EtcdClient(config, timeout), config.compaction_interval) \
             if config.compaction_interval > 0 else None
 
@@ -129,6 +131,7 @@ class EtcdStore(Store):
         if self._compactor is not None:
             self._compactor.stop()
         self._feed.close()
+        self._reads.close()
         self._client.close()
 
     def problem(self) -> str | None:
@@ -138,10 +141,18 @@ class EtcdStore(Store):
             return "the watch on etcd is not open"
         return None
 
-    def consistent_read(self) -> None:
-        """A quorum read of etcd's revision, then the cache brought up to it (upstream's consistent reads
-        from the watch cache)."""
-        revision = self._call(self._client.revision)
+    async def consistent_read(self) -> None:
+        """A quorum read of etcd's revision (batched with the reads arriving meanwhile, off the loop), then the
+        cache brought up to it: upstream's consistent reads from the watch cache."""
+        if not self._available:
+            raise storage_timeout()
+        try:
+            revision = await self._reads.revision()
+        except EtcdUnavailable as error:
+            self._went_away(str(error))
+            raise storage_timeout() from None
+        except EtcdError as error:
+            raise UnknownError(f"etcd: {error}") from None
         if not self._catch_up(revision, FRESHNESS_WAIT):
             raise storage_timeout()
 
