@@ -7,6 +7,7 @@ import os
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import time
 import urllib.request
@@ -40,12 +41,14 @@ def free_port() -> int:
 class EtcdServer:
     """One etcd member on 127.0.0.1; `start()` again after `stop()` keeps its data and port."""
 
-    def __init__(self, data_dir: Path, binary: str) -> None:
+    def __init__(self, data_dir: Path, binary: str, tls: tuple[Path, Path, Path] | None = None) -> None:
+        """`tls`: (CA, certificate, key) files: serve https, and ask clients for a certificate of that CA."""
         self.data_dir = data_dir
         self.binary = binary
+        self.tls = tls
         self.port = free_port()
         self.peer_port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}"
         self.process: subprocess.Popen[bytes] | None = None
         self.log = data_dir.parent / f"{data_dir.name}.log"
 
@@ -55,6 +58,10 @@ class EtcdServer:
                    "--listen-client-urls", self.url, "--advertise-client-urls", self.url,
                    "--listen-peer-urls", peer, "--initial-advertise-peer-urls", peer,
                    "--initial-cluster", f"test={peer}", "--log-level", "warn"]
+        if self.tls is not None:
+            ca, certificate, key = self.tls
+            command += ["--cert-file", str(certificate), "--key-file", str(key), "--client-cert-auth",
+                        "--trusted-ca-file", str(ca)]
         with self.log.open("ab") as log:
             self.process = subprocess.Popen(command, stdout=log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + timeout
@@ -68,8 +75,13 @@ class EtcdServer:
         raise RuntimeError(f"etcd did not become healthy in {timeout}s: {self.log.read_text()[-2000:]}")
 
     def healthy(self) -> bool:
+        context = None
+        if self.tls is not None:
+            ca, certificate, key = self.tls
+            context = ssl.create_default_context(cafile=str(ca))
+            context.load_cert_chain(certificate, key)
         try:
-            with urllib.request.urlopen(self.url + "/health", timeout=1) as response:
+            with urllib.request.urlopen(self.url + "/health", timeout=1, context=context) as response:
                 return b'"true"' in response.read()
         except OSError:
             return False

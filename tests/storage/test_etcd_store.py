@@ -6,20 +6,28 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import datetime
+import ipaddress
 import json
+import subprocess
+import sys
 import urllib.request
+from pathlib import Path
 
 import orjson
 import pytest
 
+from fakeapi.cli import main
 from fakeapi.machinery.errors import Expired
 from fakeapi.machinery.types import ObjectKey
+from fakeapi.pki import Authority, KeyPair
 from fakeapi.storage.etcd.client import EtcdClient
 from fakeapi.storage.etcd.compactor import Compactor
-from fakeapi.storage.etcd.config import EtcdConfig
+from fakeapi.storage.etcd.config import EtcdConfig, parse_endpoints
 from fakeapi.storage.etcd.layout import KeyLayout
 from fakeapi.storage.etcd.store import EtcdStore
-from fakeapi.storage.store import Event
+from fakeapi.storage.store import Event, StorageError
+from tests.etcdserver import SKIP_REASON, EtcdServer, etcd_binary, free_port
 
 
 def etcd_value(config: EtcdConfig, key: str) -> dict[str, object] | None:
@@ -103,3 +111,83 @@ def test_the_compactor_keeps_one_interval_of_history_and_servers_take_turns(etcd
     finally:
         one.stop()
         other.stop()
+
+
+def test_a_store_reaches_etcd_over_tls_with_a_client_certificate(tmp_path: Path) -> None:
+    binary = etcd_binary()
+    if binary is None:
+        pytest.skip(SKIP_REASON)
+    authority = Authority.new("etcd")
+    files = {}
+    for name, content in (("ca.crt", authority.certificate), *_pair("server", etcd_certificate(authority)),
+                          *_pair("client", authority.issue_client("fakeapi", ()))):
+        files[name] = tmp_path / name
+        files[name].write_bytes(content)
+    etcd = EtcdServer(tmp_path / "data", binary, (files["ca.crt"], files["server.crt"], files["server.key"]))
+    etcd.start()
+    try:
+        endpoints = parse_endpoints(etcd.url)
+        config = EtcdConfig(endpoints, ca_file=files["ca.crt"], cert_file=files["client.crt"],
+                            key_file=files["client.key"], compaction_interval=0)
+        store = EtcdStore(config)
+        try:
+            store.create(ObjectKey("pods", "default", "web"), {"metadata": {"name": "web"}})
+            assert store.get(ObjectKey("pods", "default", "web"))["metadata"]["name"] == "web"
+        finally:
+            store.close()
+        with pytest.raises(StorageError, match=r"^cannot read from etcd at https://127\.0\.0\.1:\d+ \(the TLS handshake failed"):
+            EtcdStore(EtcdConfig(endpoints, ca_file=files["ca.crt"], compaction_interval=0))  # no client certificate
+    finally:
+        etcd.stop()
+
+
+def etcd_certificate(authority: Authority) -> KeyPair:
+    """etcd's own certificate: for serving, and as a client (etcd's gateway dials etcd with it)."""
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
+
+    ca = x509.load_pem_x509_certificate(authority.certificate)
+    key = ec.generate_private_key(ec.SECP256R1())
+    now = datetime.datetime.now(datetime.UTC)
+    certificate = (
+        x509.CertificateBuilder().subject_name(x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "etcd")]))
+        .issuer_name(ca.subject).public_key(key.public_key()).serial_number(x509.random_serial_number())
+        .not_valid_before(now - datetime.timedelta(minutes=5)).not_valid_after(now + datetime.timedelta(days=1))
+        .add_extension(x509.ExtendedKeyUsage([ExtendedKeyUsageOID.SERVER_AUTH, ExtendedKeyUsageOID.CLIENT_AUTH]),
+                       critical=False)
+        .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                       critical=False)
+        .sign(authority._key, hashes.SHA256()))  # noqa: SLF001 (the test's own CA signs etcd's certificate)
+    return KeyPair(certificate.public_bytes(serialization.Encoding.PEM),
+                   key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                     serialization.NoEncryption()))
+
+
+def _pair(name: str, pair: KeyPair) -> tuple[tuple[str, bytes], tuple[str, bytes]]:
+    return (f"{name}.crt", pair.certificate), (f"{name}.key", pair.key)
+
+
+def test_a_server_whose_etcd_does_not_answer_stops_at_start_with_one_line() -> None:
+    url = f"http://127.0.0.1:{free_port()}"
+    result = subprocess.run([sys.executable, "-m", "fakeapi", "serve", "--port", "0", "--storage", f"etcd:{url}"],
+                            capture_output=True, timeout=60)
+    assert result.returncode == 1
+    assert result.stderr.decode() == (
+        f"fakeapi: cannot read from etcd at {url} (connection refused or lost); start etcd, or check the endpoints "
+        f"given to --storage and the --etcd-* flags\n")
+
+
+@pytest.mark.parametrize(("flag", "message"), [
+    ("etcd:ftp://127.0.0.1:2379", "'ftp://127.0.0.1:2379' is not an etcd endpoint: give http://HOST:PORT or "
+                                  "https://HOST:PORT"),
+    ("etcd:http://127.0.0.1:2379/v3", "'http://127.0.0.1:2379/v3' is not an etcd endpoint: it has a path; give "
+                                      "http://HOST:PORT"),
+])
+def test_an_etcd_url_of_another_form_is_a_usage_error(flag: str, message: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--storage", flag])
+    assert exited.value.code == 2
+    assert capsys.readouterr().err.endswith(f"error: argument --storage: {message}\n")

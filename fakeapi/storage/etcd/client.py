@@ -92,6 +92,9 @@ class EtcdClient:
         """A new HTTP session for `endpoint`, with the TLS settings, and the API's base URL (one per thread:
         the watch stream reads its own)."""
         session = requests.Session()
+        # the flags alone say how to reach etcd: no proxy from the environment, and REQUESTS_CA_BUNDLE would
+        # override --etcd-cafile (requests prefers it to the session's own)
+        session.trust_env = False
         if self.config.ca_file is not None:
             session.verify = str(self.config.ca_file)
         if self.config.cert_file is not None and self.config.key_file is not None:
@@ -215,9 +218,12 @@ def _is_unavailable(detail: str) -> bool:
 
 
 def _describe(error: Exception | None) -> str:
-    if isinstance(error, requests.ConnectionError):
-        return "connection refused or lost"
-    if isinstance(error, requests.Timeout):
+    """Why no endpoint answered, in a few words."""
+    detail = str(getattr(error, "detail_text", "") or error or "")
+    if "SSL" in detail or isinstance(error, requests.exceptions.SSLError):
+        return "the TLS handshake failed: check --etcd-cafile, --etcd-certfile and --etcd-keyfile"
+    if isinstance(error, ConnectionTimeoutError | requests.Timeout):
         return "no answer in time"
-    return str(error) if error is not None else "no endpoint"
-
+    if isinstance(error, ConnectionFailedError | requests.ConnectionError):
+        return "connection refused or lost"
+    return detail or "no endpoint"
