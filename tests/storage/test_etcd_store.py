@@ -135,8 +135,9 @@ def test_a_store_reaches_etcd_over_tls_with_a_client_certificate(tmp_path: Path)
             assert store.get(ObjectKey("pods", "default", "web"))["metadata"]["name"] == "web"
         finally:
             store.close()
-        with pytest.raises(StorageError, match=r"^cannot read from etcd at https://127\.0\.0\.1:\d+ \(the TLS handshake failed"):
-            EtcdStore(EtcdConfig(endpoints, ca_file=files["ca.crt"], compaction_interval=0))  # no client certificate
+        refused = r"^cannot read from etcd at https://127\.0\.0\.1:\d+ \(the TLS handshake failed"
+        with pytest.raises(StorageError, match=refused):  # no client certificate
+            EtcdStore(EtcdConfig(endpoints, ca_file=files["ca.crt"], compaction_interval=0))
     finally:
         etcd.stop()
 
