@@ -16,6 +16,7 @@ from pathlib import Path
 
 import orjson
 import pytest
+import requests
 
 from fakeapi.cli import main
 from fakeapi.machinery.errors import Expired
@@ -192,3 +193,24 @@ def test_an_etcd_url_of_another_form_is_a_usage_error(flag: str, message: str,
         main(["serve", "--storage", flag])
     assert exited.value.code == 2
     assert capsys.readouterr().err.endswith(f"error: argument --storage: {message}\n")
+
+
+def test_a_list_at_a_compacted_revision_is_410_with_upstreams_message(etcd_config: EtcdConfig) -> None:
+    from fakeapi.config import ServerConfig
+    from fakeapi.testing import FakeAPIServer
+
+    with FakeAPIServer(config=ServerConfig(etcd=etcd_config, watch_history=1)) as server:
+        http = requests.Session()
+        pods = f"{server.url}/api/v1/namespaces/default/configmaps"
+        created = http.post(pods, json={"metadata": {"name": "a"}, "data": {"v": "1"}}, timeout=10).json()
+        at = created["metadata"]["resourceVersion"]
+        for name in ("b", "c"):  # the history (of one change) forgets the version the list asks for
+            http.post(pods, json={"metadata": {"name": name}}, timeout=10)
+        exact = {"resourceVersion": at, "resourceVersionMatch": "Exact"}
+        listed = http.get(pods, params=exact, timeout=10).json()  # from etcd: the history kept one change
+        assert [item["metadata"]["name"] for item in listed["items"]] == ["a", "kube-root-ca.crt"]
+        EtcdClient(etcd_config).compact(int(listed["metadata"]["resourceVersion"]) + 1)
+        gone = http.get(pods, params=exact, timeout=10)
+        assert gone.status_code == 410
+        assert gone.json()["message"] == "The resourceVersion for the provided list is too old."
+        assert gone.json()["reason"] == "Expired"
