@@ -15,6 +15,14 @@ from typing import TypeVar
 
 from fakeapi import __version__
 from fakeapi.config import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES, SIMULATION_MODES
+from fakeapi.storage.etcd.config import (
+    DEFAULT_COMPACTION_INTERVAL,
+    DEFAULT_PREFIX,
+    Endpoint,
+    EtcdConfig,
+    EtcdConfigError,
+    parse_endpoints,
+)
 from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
 
 Number = TypeVar("Number", int, float)
@@ -64,10 +72,20 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--seed-file", type=Path, action="append", default=[], metavar="FILE",
                        help="create the objects of this YAML or JSON file at start (repeatable; with "
                             "--storage sqlite:PATH, only when the file is new)")
-    serve.add_argument("--storage", type=storage, default=None, metavar="memory|sqlite:PATH",
-                       help="where objects are kept: memory (the default; gone when the server stops) or "
+    serve.add_argument("--storage", type=storage, default=None, metavar="memory|sqlite:PATH|etcd:URL,...",
+                       help="where objects are kept: memory (the default; gone when the server stops), "
                             "sqlite:PATH, a file that keeps every object and the resourceVersion sequence "
-                            "across restarts and crashes")
+                            "across restarts and crashes, or etcd:http://HOST:PORT[,...], etcd as kube-apiserver "
+                            "uses it: several servers on one etcd serve one cluster")
+    etcd = serve.add_argument_group("etcd", "with --storage etcd:..., as kube-apiserver's flags")
+    etcd.add_argument("--etcd-prefix", default=DEFAULT_PREFIX, metavar="PREFIX",
+                      help=f"the prefix of every key (default {DEFAULT_PREFIX})")
+    etcd.add_argument("--etcd-cafile", type=Path, metavar="FILE", help="CA certificates that verify etcd's")
+    etcd.add_argument("--etcd-certfile", type=Path, metavar="FILE", help="the client certificate for etcd")
+    etcd.add_argument("--etcd-keyfile", type=Path, metavar="FILE", help="... and its key")
+    etcd.add_argument("--etcd-compaction-interval", type=seconds, default=DEFAULT_COMPACTION_INTERVAL,
+                      metavar="SECONDS", help=f"compact etcd's history this often, keeping one interval of it; 0 "
+                                              f"never compacts (default {DEFAULT_COMPACTION_INTERVAL:g}, 5m)")
     serve.add_argument("--disable-admission-plugins", type=admission_plugins, default=frozenset(),
                        metavar="A,B", help="admission plugins to turn off, by kube-apiserver's names (fakeapi "
                                            "runs NamespaceLifecycle, ServiceAccount, TaintNodesByCondition, "
@@ -196,14 +214,29 @@ def host_names(text: str) -> frozenset[str]:
     return frozenset(names)
 
 
-def storage(text: str) -> Path | None:
-    """`memory` (None) or `sqlite:PATH`."""
+def storage(text: str) -> Path | tuple[Endpoint, ...] | None:
+    """`memory` (None), `sqlite:PATH` (the path) or `etcd:http://HOST:PORT[,...]` (the endpoints)."""
     if text == "memory":
         return None
-    scheme, _, path = text.partition(":")
-    if scheme == "sqlite" and path:
-        return Path(path)
-    raise argparse.ArgumentTypeError(f"{text!r} is not a storage: give memory or sqlite:PATH")
+    scheme, _, rest = text.partition(":")
+    if scheme == "sqlite" and rest:
+        return Path(rest)
+    if scheme == "etcd" and rest:
+        try:
+            return parse_endpoints(rest)
+        except EtcdConfigError as error:
+            raise argparse.ArgumentTypeError(str(error)) from None
+    raise argparse.ArgumentTypeError(f"{text!r} is not a storage: give memory, sqlite:PATH or "
+                                     f"etcd:http://HOST:PORT[,...]")
+
+
+def storage_settings(args: argparse.Namespace) -> tuple[Path | None, EtcdConfig | None]:
+    """The SQLite file or the etcd settings the storage flags name."""
+    if isinstance(args.storage, tuple):
+        return None, EtcdConfig(args.storage, prefix=args.etcd_prefix, ca_file=args.etcd_cafile,
+                                cert_file=args.etcd_certfile, key_file=args.etcd_keyfile,
+                                compaction_interval=args.etcd_compaction_interval)
+    return args.storage, None
 
 
 def admission_plugins(text: str) -> frozenset[str]:
@@ -321,6 +354,7 @@ def serve_command(args: argparse.Namespace) -> int:
                          args.client_ca_file, {host_name(name) for name in args.allowed_hosts or ()})
         authentication = Authentication(tokens, client_certificates=tls is not None and bool(tls.client_cas),
                                         anonymous=args.anonymous_auth)
+        storage_file, etcd = storage_settings(args)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                               watch_history_bytes=args.watch_history_bytes,
                               request_log=args.request_log, request_log_bytes=args.request_log_bytes,
@@ -332,7 +366,8 @@ def serve_command(args: argparse.Namespace) -> int:
                               read_header_timeout=args.read_header_timeout,
                               allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
                               control_api=args.control_api, authentication=authentication,
-                              storage_file=args.storage, service_cluster_ip_range=args.service_cluster_ip_range,
+                              storage_file=storage_file, etcd=etcd,
+                              service_cluster_ip_range=args.service_cluster_ip_range,
                               service_node_port_range=args.service_node_port_range,
                               advertise_address=args.advertise_address,
                               webhook_addresses=dict(args.webhook_address))

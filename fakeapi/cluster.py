@@ -43,7 +43,7 @@ from fakeapi.kinds.service.ranges import ServiceRanges
 from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
 from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
-from fakeapi.machinery.errors import NotFound
+from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
@@ -144,6 +144,7 @@ class Api:
     def start(self) -> None:
         """On the event loop, before serving: resume what the controllers left when a durable store's
         server stopped (as upstream's controllers list everything when they start)."""
+        self.store.start()
         self.namespace_controller.resume()
 
     def registry(self, resource: str, group: str = "", version: str = "v1") -> Registry:
@@ -179,9 +180,10 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     """The API over a new store, or over the objects of `config.storage_file` (StorageError if that file
     cannot be used)."""
     clock = clock or Clock()
-    journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
-    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal, config.watch_history_bytes)
-    restarted_at = store.resource_version  # 0 for a new store
+    store = build_store(config, clock)
+    # 0 for a new store (etcd counts revisions from 1, and other clusters' keys: it held this one's when
+    # the namespaces are there)
+    restarted_at = store.resource_version if not store.shared or store.list_bytes("namespaces") else 0
     seed: int | str | None = config.seed
     if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again
         seed = f"{seed}@{restarted_at}"
@@ -222,6 +224,17 @@ def endpoint_address(host: str) -> bool:
     return not validate_endpoint_ip(host, "")
 
 
+def build_store(config: ServerConfig, clock: Clock) -> Store:
+    """In memory, in an SQLite file, or in etcd (StorageError when it cannot be used)."""
+    if config.etcd is not None:
+        from fakeapi.storage.etcd.store import EtcdStore  # (only servers on etcd load its client)
+
+        return EtcdStore(config.etcd, config.watch_history, config.watch_history_age, clock.monotonic,
+                         config.watch_history_bytes)
+    journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
+    return Store(config.watch_history, config.watch_history_age, clock.monotonic, journal, config.watch_history_bytes)
+
+
 def start_namespace_content_controllers(api: Api) -> None:
     """The controllers that fill every namespace: its `default` ServiceAccount and `kube-root-ca.crt`. They
     go through the namespaces a restarted server has, as upstream's do when they start."""
@@ -246,4 +259,7 @@ def seed_namespaces(api: Api) -> None:
     namespaces = api.registry("namespaces")
     for name in INITIAL_NAMESPACES:
         if namespaces.find("", name) is None:
-            namespaces.create("", {"metadata": {"name": name}}, WriteOptions())
+            try:
+                namespaces.create("", {"metadata": {"name": name}}, WriteOptions())
+            except AlreadyExists:
+                pass  # another server sharing the store made it meanwhile

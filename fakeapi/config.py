@@ -9,6 +9,7 @@ from types import MappingProxyType
 
 from fakeapi.machinery.limits import MAX_BODY_BYTES
 from fakeapi.machinery.users import UserInfo
+from fakeapi.storage.etcd.config import EtcdConfig
 from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
 
 DEFAULT_REQUEST_LOG = 1_000  # requests kept in the request log
@@ -92,3 +93,5 @@ class ServerConfig:
     # the address the `kubernetes` Service's endpoints name (--advertise-address; None: the listening address
     # when endpoints may hold it, else the server's place in the simulated network)
     advertise_address: str | None = None
+    # etcd, shared by every server of one cluster (None: the SQLite file, or memory)
+    etcd: EtcdConfig | None = None

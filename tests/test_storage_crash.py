@@ -180,13 +180,13 @@ def test_a_foreign_database_stops_the_start_with_one_line(tmp_path: Path) -> Non
                                 f"application, or a damaged one); {FIX}\n")
 
 
-@pytest.mark.parametrize("flag", ["sqlite:", "etcd:http://127.0.0.1:2379", "disk"])
+@pytest.mark.parametrize("flag", ["sqlite:", "etcd:", "disk"])
 def test_a_storage_flag_of_another_form_is_a_usage_error(flag: str, capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(SystemExit) as exited:
         main(["serve", "--storage", flag])
     assert exited.value.code == 2
-    assert capsys.readouterr().err.endswith(f"error: argument --storage: {flag!r} is not a storage: give memory "
-                                            f"or sqlite:PATH\n")
+    assert capsys.readouterr().err.endswith(f"error: argument --storage: {flag!r} is not a storage: give memory, "
+                                            f"sqlite:PATH or etcd:http://HOST:PORT[,...]\n")
 
 
 def frame_offset(number: int, page_size: int = 4096) -> int:

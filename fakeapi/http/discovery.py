@@ -20,6 +20,7 @@ from aiohttp import web
 
 from fakeapi.http.accept import parse_accept
 from fakeapi.http.health import health_paths
+from fakeapi.http.keys import api_key
 from fakeapi.http.pretty import indented
 from fakeapi.http.served import served_resources
 from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
@@ -275,7 +276,7 @@ def _plain(request: web.Request, body: JSON) -> web.Response:
 
 async def root_paths(request: web.Request) -> web.Response:
     """GET / and /index.html: always indented JSON, whatever the Accept (upstream's WriteRawJSON)."""
-    body = root_path_list(_infos(request), health_paths())
+    body = root_path_list(_infos(request), health_paths(request.app[api_key].store.shared))
     return web.Response(body=indented(body), headers={"Content-Type": JSON_TYPE})
 
 

@@ -85,8 +85,11 @@ def _table_response(request: web.Request, registry: Registry, version: str, page
 
 async def get_one(request: web.Request, registry: Registry, namespace: str, name: str) -> web.Response:
     """GET one object, as JSON or as a one-row Table; `resourceVersion=N` waits for N like the cache."""
-    requested = parse_resource_version(request.query.get("resourceVersion", ""))
+    text = request.query.get("resourceVersion", "")
+    requested = parse_resource_version(text)
     store = registry.store
+    if not text:
+        await store.consistent_read()  # (a store shared with other servers reads its current revision first)
     if requested > store.resource_version and not await request.app[watch_hub_key].wait_for(requested):
         raise too_large_resource_version(requested, store.resource_version)
     data = registry.get_bytes(namespace, name)

@@ -25,6 +25,7 @@ from fakeapi.registry.rest import before_create, before_update, ensure_namespace
 from fakeapi.storage.store import Store, encode
 
 GENERATE_NAME_ATTEMPTS = 8
+PATCH_ATTEMPTS = 5  # a patch computed again when the object changed under it (a store shared with other servers)
 MAX_GENERATE_NAME_PREFIX = 58  # 63 - 5 random characters
 
 
@@ -213,8 +214,21 @@ class Registry:
                              f"the namespace on the request ({namespace})")
 
     def patch(self, namespace: str, name: str, patcher: Patcher, patch: Any, options: WriteOptions) -> JSON:
-        """A patch computes the new object from the stored one, then runs the update pipeline."""
-        current = self.find(namespace, name)
+        """A patch computes the new object from the stored one, then runs the update pipeline. When the store
+        finds the object changed meanwhile (another server sharing it wrote first), the patch is computed again
+        from the newer object, as upstream's GuaranteedUpdate does."""
+        for _attempt in range(PATCH_ATTEMPTS - 1):
+            current = self.find(namespace, name)
+            try:
+                return self._patch(namespace, name, current, patcher, patch, options)
+            except Conflict:
+                newer = self.find(namespace, name)
+                if current is None or newer is None or _version(newer) == _version(current):
+                    raise  # (a stale resourceVersion in the patch itself)
+        return self._patch(namespace, name, self.find(namespace, name), patcher, patch, options)
+
+    def _patch(self, namespace: str, name: str, current: JSON | None, patcher: Patcher, patch: Any,
+               options: WriteOptions) -> JSON:
         if current is None:
             raise self._not_found(name)
         # (a patcher changes neither input)
@@ -362,3 +376,5 @@ class Registry:
             )
 
 
+def _version(obj: JSON) -> Any:
+    return obj["metadata"].get("resourceVersion")

@@ -210,6 +210,8 @@ async def list_page(hub: WatchHub, registry: Registry, namespace: str | None, op
         return cut_page(entries, _presented(registry, data_of), at, limit, token.start, matches)
     if text == "0":
         limit = 0  # the watch cache serves resourceVersion=0 whole, whatever the limit (1.32)
+    elif not text:
+        await store.consistent_read()  # the latest: every write acknowledged by any server sharing the store
     at = store.resource_version
     if requested and (options.match == EXACT or (not options.match and limit > 0)):
         if requested > at:

@@ -51,6 +51,10 @@ class Component:
 SCHEDULER = Component(f"kube-scheduler/{_PLATFORM}/scheduler",
                       UserInfo("system:kube-scheduler", groups=(AUTHENTICATED_GROUP,)))
 
+# the leader election of the simulated cluster, as kube-controller-manager's (its own user, not a controller's)
+LEADER_ELECTION = Component(f"kube-controller-manager/{_PLATFORM}/leader-election",
+                            UserInfo("system:kube-controller-manager", groups=(AUTHENTICATED_GROUP,)))
+
 
 def kubelet(node: str) -> Component:
     """A node's kubelet, which authenticates as its node (upstream's node client certificate)."""

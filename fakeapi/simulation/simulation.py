@@ -3,6 +3,9 @@ so), stopped when it stops, started again after a reset or restore.
 
 Its components (`fakeapi.simulation.components`) are made at the first start that simulates: a server
 that never simulates never loads them (a third of the package's code, compiled at every start).
+
+On a store other servers share (etcd), the components run on one server only, the one that holds the
+simulated cluster's Lease (`election.py`); the others take over when it stops or dies.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.processes.containers import Containers
+from fakeapi.simulation.client import LEADER_ELECTION, Client
+from fakeapi.simulation.election import LeaderElector
 
 if TYPE_CHECKING:
     from fakeapi.simulation.components import Components
@@ -28,7 +33,9 @@ class Simulation:
         self.config = config
         self.containers = containers  # what runs inside the containers: their commands, exec, files
         self.components: Components | None = None  # made at the first start that simulates
+        self.elector: LeaderElector | None = None  # on a shared store: whether this server runs them
         self._serving = False  # the server is up (between its startup and cleanup)
+        self._fresh = False  # the next start of the components starts the cluster anew (after a reset)
 
     def configure(self, config: SimulationConfig) -> None:
         """New settings, taking effect at the next start (or reset)."""
@@ -41,6 +48,16 @@ class Simulation:
         starts; else it carries on after a restore."""
         if not self.config.enabled:
             return
+        if self.api.store.shared:
+            if self.elector is None:
+                self.elector = LeaderElector(Client(self.api, self.requests, self.faults, LEADER_ELECTION),
+                                             self.api.clock, self._run_components, self._stop_components)
+            self.elector.start()  # the components start when this server leads (a takeover carries on)
+            return
+        self._run_components(fresh)
+
+    def _run_components(self, fresh: bool) -> None:
+        fresh, self._fresh = fresh or self._fresh, False
         if self.components is None:
             from fakeapi.simulation.components import Components  # (see the module's docstring)
 
@@ -48,6 +65,11 @@ class Simulation:
         self.components.start(fresh)
 
     def stop(self) -> None:
+        if self.elector is not None:
+            self.elector.stop()  # (releases the lease)
+        self._stop_components()
+
+    def _stop_components(self) -> None:
         if self.components is not None:
             self.components.stop()
 
@@ -65,6 +87,7 @@ class Simulation:
         """A reset emptied the store (and dropped every timer): start again, nodes registering anew (once
         the server is up, if it is not yet)."""
         self.stop()
+        self._fresh = self.api.store.shared
         if self._serving:
             self.start()
 

@@ -17,7 +17,12 @@ What callers use, and all that another backend must provide:
   optional one), and `snapshot`/`restore` of everything (the control API's reset and snapshots);
 - watch: `events_since` a resourceVersion (or Expired), and `subscribe` to every later change (and
   `unsubscribe`; `after_delivery` runs a listener's reaction once the change has reached every
-  listener).
+  listener);
+- life: `start` on the event loop, `close`; `consistent_read` before a read that must see every write
+  acknowledged so far (by any server sharing the store), `problem` for the readiness check, and `shared`
+  (other servers write to the same objects: the simulated cluster then runs on one of them only).
+
+`storage/etcd` is the store of several servers: the same cache, fed by etcd's watch.
 """
 
 from __future__ import annotations
@@ -112,6 +117,8 @@ def event_size(event: Event) -> int:
 
 
 class Store:
+    shared = False  # whether other servers write to the same objects
+
     def __init__(self, history: int = DEFAULT_HISTORY, history_age: float | None = DEFAULT_HISTORY_AGE,
                  now: Callable[[], float] = time.monotonic, journal: Journal | None = None,
                  history_bytes: int = DEFAULT_HISTORY_BYTES) -> None:
@@ -298,6 +305,16 @@ class Store:
         self._after_delivery.append(work)
         if not self._delivering:
             self._run_after_delivery()
+
+    def start(self) -> None:
+        """On the event loop, when the server starts."""
+
+    async def consistent_read(self) -> None:
+        """Return once reads reflect every write acknowledged so far: at once, as this store holds them all."""
+
+    def problem(self) -> str | None:
+        """Why the storage cannot serve now (the readiness check), or None."""
+        return None
 
     def close(self) -> None:
         if self._journal is not None:
