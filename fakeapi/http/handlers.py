@@ -110,9 +110,10 @@ async def delete(request: web.Request) -> web.Response:
     options = DeleteOptions.parse(body, request.query)
     obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
     if gone and not registry.info.returns_deleted_object:
-        return json_response(success_status(registry.info.resource, registry.info.group, obj))
+        return json_response(success_status(registry.info.resource, registry.info.group, obj),
+                             warnings=options.warnings)
     accepted = not gone and options.orphan_dependents is False
-    return json_response(obj, status=202 if accepted else 200)
+    return json_response(obj, status=202 if accepted else 200, warnings=options.warnings)
 
 
 def success_status(resource: str, group: str, deleted: JSON) -> JSON:
