@@ -14,6 +14,10 @@ from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.simulation.client import SCHEDULER, Client, controller, kubelet
+from fakeapi.simulation.controllers import names as controller_names
+from fakeapi.simulation.controllers.context import Context
+from fakeapi.simulation.controllers.informers import Informers
+from fakeapi.simulation.controllers.manager import ControllerManager
 from fakeapi.simulation.events import EventNames
 from fakeapi.simulation.kubelet import Kubelet
 from fakeapi.simulation.nodelifecycle import NodeLifecycle
@@ -44,7 +48,15 @@ class Components:
         self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
                                       self.work, self.view)
         self.kubelet = Kubelet(kubelets, self.work, self.view, self.nodes)
+        self._controller_context = (requests, faults, names)
+        self.controllers = self._controller_manager()
         self._running = False
+
+    def _controller_manager(self) -> ControllerManager:
+        """kube-controller-manager with the controllers the settings enable, and informers of its own."""
+        requests, faults, names = self._controller_context
+        context = Context(self.api, requests, faults, names, self.work, Informers(), self.view)
+        return ControllerManager(context, controller_names.enabled(self.config.controllers))
 
     # ---- running
 
@@ -66,6 +78,8 @@ class Components:
         for info in self.view.nodes.values():
             self.pod_cidrs.node_changed(None, info)
         self.lifecycle.start(record_registrations=fresh)
+        self.controllers = self._controller_manager()  # (the settings may have changed since)
+        self.controllers.start()
         existing = [info.name for info in self.view.nodes.values() if info.simulated]
         configured = [f"node-{index + 1}" for index in range(self.config.nodes)] if fresh else []
         self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
@@ -98,6 +112,7 @@ class Components:
         self.scheduler.stop()
         self.eviction.stop()
         self.kubelet.stop()
+        self.controllers.stop()
         self.pod_cidrs.clear()
         self.view.clear()
 
@@ -114,6 +129,7 @@ class Components:
     def _on_event(self, event: Event) -> None:
         """Store listener: update the view, then let each component queue what the change calls for."""
         change = self.view.apply(event)
+        self.controllers.on_event(event, change.obj if change is not None else None)
         if change is None:
             return
         resource = event.key.resource
