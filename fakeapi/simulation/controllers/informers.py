@@ -32,6 +32,7 @@ class Informer(Generic[T]):
         self._objects: dict[Key, T] = {}
         self._by_namespace: dict[str, dict[str, T]] = {}
         self._by_controller: dict[str, dict[Key, T]] = {}
+        self._orphans: dict[str, dict[str, T]] = {}  # namespace -> objects without a controller
         self.handlers: list[Handler] = []
 
     def add_handler(self, handler: Handler) -> None:
@@ -51,6 +52,10 @@ class Informer(Generic[T]):
         """The objects whose controller is the object with this uid."""
         return list(self._by_controller.get(uid, {}).values())
 
+    def orphans(self, namespace: str) -> list[T]:
+        """The objects of a namespace that no controller owns."""
+        return list(self._orphans.get(namespace, {}).values())
+
     def __len__(self) -> int:
         return len(self._objects)
 
@@ -65,6 +70,7 @@ class Informer(Generic[T]):
         self._objects.clear()
         self._by_namespace.clear()
         self._by_controller.clear()
+        self._orphans.clear()
 
     def apply(self, event: Event, obj: JSON | None) -> None:
         """Take in a change of one of its objects (`obj`: the parsed object, None for a deletion), then tell the
@@ -86,6 +92,8 @@ class Informer(Generic[T]):
         controller = self._controller_of(item)
         if controller:
             self._by_controller.setdefault(controller, {})[key] = item
+        else:
+            self._orphans.setdefault(key[0], {})[key[1]] = item
 
     def _drop(self, item: T) -> None:
         key = self._key_of(item)
@@ -96,6 +104,13 @@ class Informer(Generic[T]):
             if not names:
                 del self._by_namespace[key[0]]
         controller = self._controller_of(item)
+        if not controller:
+            orphans = self._orphans.get(key[0])
+            if orphans is not None:
+                orphans.pop(key[1], None)
+                if not orphans:
+                    del self._orphans[key[0]]
+            return
         owned = self._by_controller.get(controller)
         if owned is not None:
             owned.pop(key, None)

@@ -10,7 +10,9 @@ from typing import Protocol
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers import names
 from fakeapi.simulation.controllers.context import Context
+from fakeapi.simulation.controllers.deployment import DeploymentController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
+from fakeapi.simulation.controllers.replicaset import REPLICATION_CONTROLLERS, ReplicaSetController
 from fakeapi.storage.store import Event
 
 
@@ -27,6 +29,9 @@ class Controller(Protocol):
 # the controllers fakeapi runs, by their kube-controller-manager names, in the order they are started
 CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.GARBAGE_COLLECTOR, GarbageCollector),
+    (names.DEPLOYMENT, DeploymentController),
+    (names.REPLICASET, ReplicaSetController),
+    (names.REPLICATION_CONTROLLER, lambda context: ReplicaSetController(context, REPLICATION_CONTROLLERS)),
 )
 
 
