@@ -12,6 +12,7 @@ from fakeapi.simulation.controllers import names
 from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.deployment import DeploymentController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
+from fakeapi.simulation.controllers.job import JobController
 from fakeapi.simulation.controllers.replicaset import REPLICATION_CONTROLLERS, ReplicaSetController
 from fakeapi.storage.store import Event
 
@@ -32,6 +33,7 @@ CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.DEPLOYMENT, DeploymentController),
     (names.REPLICASET, ReplicaSetController),
     (names.REPLICATION_CONTROLLER, lambda context: ReplicaSetController(context, REPLICATION_CONTROLLERS)),
+    (names.JOB, JobController),
 )
 
 
