@@ -10,10 +10,12 @@ from typing import Protocol
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers import names
 from fakeapi.simulation.controllers.context import Context
+from fakeapi.simulation.controllers.cronjob import CronJobController
 from fakeapi.simulation.controllers.deployment import DeploymentController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
 from fakeapi.simulation.controllers.job import JobController
 from fakeapi.simulation.controllers.replicaset import REPLICATION_CONTROLLERS, ReplicaSetController
+from fakeapi.simulation.controllers.ttlafterfinished import TTLAfterFinishedController
 from fakeapi.storage.store import Event
 
 
@@ -34,6 +36,8 @@ CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.REPLICASET, ReplicaSetController),
     (names.REPLICATION_CONTROLLER, lambda context: ReplicaSetController(context, REPLICATION_CONTROLLERS)),
     (names.JOB, JobController),
+    (names.CRONJOB, CronJobController),
+    (names.TTL_AFTER_FINISHED, TTLAfterFinishedController),
 )
 
 
