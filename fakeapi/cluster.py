@@ -12,6 +12,9 @@ from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
+from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
+from fakeapi.kinds.daemonset import DAEMON_SET
+from fakeapi.kinds.deployment import DEPLOYMENT
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
 from fakeapi.kinds.kind import Kind
@@ -19,8 +22,11 @@ from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
+from fakeapi.kinds.replicaset import REPLICA_SET
+from fakeapi.kinds.replicationcontroller import REPLICATION_CONTROLLER
 from fakeapi.kinds.secret import SECRET
 from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
+from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.ids import IdSource
@@ -54,6 +60,12 @@ KINDS: tuple[Kind, ...] = (
     SECRET,
     SERVICE_ACCOUNT,
     EVENTS_V1_EVENT,
+    DEPLOYMENT,
+    REPLICA_SET,
+    STATEFUL_SET,
+    DAEMON_SET,
+    CONTROLLER_REVISION,
+    REPLICATION_CONTROLLER,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace

@@ -173,8 +173,8 @@ def test_a_missing_seed_file_is_one_line(tmp_path: Path) -> None:
      "error converting YAML to JSON: yaml: line 2: mapping values are not allowed in this context"),
     ("apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec: {}\n",
      'Pod "web" is invalid: spec.containers: Required value'),
-    ("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\n",
-     'no matches for kind "Deployment" in version "apps/v1"'),
+    ("apiVersion: networking.k8s.io/v1\nkind: Ingress\nmetadata: {name: web}\n",
+     'no matches for kind "Ingress" in version "networking.k8s.io/v1"'),
 ])
 def test_a_seed_file_with_invalid_content_is_one_line(tmp_path: Path, content: str, cause: str) -> None:
     seed_file = tmp_path / "objects.yaml"

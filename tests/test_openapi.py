@@ -118,6 +118,11 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/serviceaccounts": ["get"],
         "/api/v1/namespaces/{namespace}/serviceaccounts": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/replicationcontrollers": ["get"],
+        "/api/v1/namespaces/{namespace}/replicationcontrollers": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": ["get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": ["get", "patch", "put"],
     }
     assert {path: sorted(set(item) - {"parameters"}) for path, item in COORDINATION["paths"].items()} == {
         "/apis/coordination.k8s.io/v1/leases": ["get"],
@@ -127,7 +132,9 @@ def test_paths_cover_every_served_endpoint() -> None:
     reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1/tokenreviews", *(
         f"/apis/authorization.k8s.io/v1/{resource}"
         for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"))}
-    assert set(V2["paths"]) == set(V3["paths"]) | set(COORDINATION["paths"]) | set(EVENTS["paths"]) | reviews
+    named_groups = [json.loads(path.read_text()) for path in (DOCUMENTS_DIR / "v3").glob("apis__*")]
+    assert set(V2["paths"]) == set(V3["paths"]).union(*(document["paths"] for document in named_groups))
+    assert set(COORDINATION["paths"]) | set(EVENTS["paths"]) | reviews <= set(V2["paths"])
     for group_version in ("apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1"):
         document = json.loads((DOCUMENTS_DIR / v3_document(group_version)).read_text())
         assert set(document["paths"]) == {path for path in reviews if path.startswith("/" + group_version)}
@@ -342,8 +349,9 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
-                                   "apis/coordination.k8s.io/v1", "apis/events.k8s.io/v1"]
+    assert list(body["paths"]) == ["api/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
+                                   "apis/authorization.k8s.io/v1", "apis/coordination.k8s.io/v1",
+                                   "apis/events.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 
@@ -422,7 +430,7 @@ async def test_a_named_group_versions_document_is_served_under_its_discovery_url
 
 
 async def test_an_unknown_group_version_gets_upstreams_empty_answer(client: Any) -> None:
-    response = await client.get("/openapi/v3/apis/apps/v1")
+    response = await client.get("/openapi/v3/apis/networking.k8s.io/v1")
     assert response.status == 200
     assert await response.read() == b""
 

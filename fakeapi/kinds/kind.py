@@ -80,6 +80,7 @@ class Scale:
     status_replicas_path: str = ".status.replicas"
     # the pods' selector: a LabelSelector (a built-in's .spec.selector) or its text (a CRD's .status.selector)
     label_selector_path: str = ""
+    label_selector_is_map: bool = False  # a plain label map (a ReplicationController's .spec.selector)
 
 
 SCALE_SUBRESOURCE = SubresourceInfo("scale", "Scale", ("get", "patch", "update"), group="autoscaling", version="v1",

@@ -41,6 +41,7 @@ class ScaleRegistry:
         self._spec = JsonPath(scale.spec_replicas_path)
         self._status = JsonPath(scale.status_replicas_path)
         self._selector = JsonPath(scale.label_selector_path) if scale.label_selector_path else None
+        self._selector_is_map = scale.label_selector_is_map
 
     def get(self, namespace: str, name: str) -> JSON:
         return self._scale_of(self.objects.get(namespace, name))
@@ -79,6 +80,8 @@ class ScaleRegistry:
         status: JSON = {"replicas": self._status.first(obj) or 0}
         if self._selector is not None:
             selector = self._selector.first(obj)
+            if self._selector_is_map and isinstance(selector, dict):
+                selector = {"matchLabels": selector}
             status["selector"] = selector_text(selector) if isinstance(selector, dict) else selector or ""
         scale = {
             "kind": KIND, "apiVersion": API_VERSION,

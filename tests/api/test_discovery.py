@@ -90,6 +90,20 @@ AGGREGATED_CORE_RESOURCES = [
         ],
     },
     {
+        "resource": "replicationcontrollers",
+        "responseKind": kind("ReplicationController"),
+        "scope": "Namespaced",
+        "singularResource": "replicationcontroller",
+        "verbs": ALL_VERBS,
+        "shortNames": ["rc"],
+        "categories": ["all"],
+        "subresources": [
+            {"subresource": "scale", "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
+             "verbs": STATUS_VERBS},
+            status_sub("ReplicationController"),
+        ],
+    },
+    {
         "resource": "secrets",
         "responseKind": kind("Secret"),
         "scope": "Namespaced",
@@ -190,8 +204,41 @@ def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
             "scope": "Cluster", "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
 
 
+def served(group: str, resource: str, kind_name: str, *subresources: str, short: tuple[str, ...] = (),
+           all_category: bool = True) -> dict[str, Any]:
+    """An aggregated entry of a namespaced workload kind: every verb, its short names, category `all`, and its
+    status and scale subresources."""
+    entry: dict[str, Any] = {"resource": resource,
+                             "responseKind": {"group": group, "version": "v1", "kind": kind_name},
+                             "scope": "Namespaced", "singularResource": resource.removesuffix("s"),
+                             "verbs": ALL_VERBS}
+    if short:
+        entry["shortNames"] = list(short)
+    if all_category:
+        entry["categories"] = ["all"]
+    subs = {"scale": {"subresource": "scale",
+                      "responseKind": {"group": "autoscaling", "version": "v1", "kind": "Scale"},
+                      "verbs": STATUS_VERBS},
+            "status": {"subresource": "status", "responseKind": {"group": group, "version": "v1", "kind": kind_name},
+                       "verbs": STATUS_VERBS}}
+    if subresources:
+        entry["subresources"] = [subs[name] for name in subresources]
+    return entry
+
+
+APPS_GROUP = {
+    "metadata": {"name": "apps", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("apps", "controllerrevisions", "ControllerRevision", all_category=False),
+        served("apps", "daemonsets", "DaemonSet", "status", short=("ds",)),
+        served("apps", "deployments", "Deployment", "scale", "status", short=("deploy",)),
+        served("apps", "replicasets", "ReplicaSet", "scale", "status", short=("rs",)),
+        served("apps", "statefulsets", "StatefulSet", "scale", "status", short=("sts",)),
+    ]}],
+}
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
 AGGREGATED_GROUPS = [
+    APPS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
                    "resources": [review(AUTHN, "selfsubjectreviews", "SelfSubjectReview"),
@@ -249,7 +296,7 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry(AUTHN), group_entry(AUTHZ),
+                                     "groups": [group_entry("apps"), group_entry(AUTHN), group_entry(AUTHZ),
                                                 group_entry("coordination.k8s.io"), group_entry("events.k8s.io")]}
 
 
@@ -282,7 +329,8 @@ async def test_a_group_version_answers_its_legacy_resource_list(client: Any, pat
                                          singular="tokenreview")]
 
 
-@pytest.mark.parametrize("path", ["/apis/apps", "/apis/apps/v1", "/apis/authorization.k8s.io/v2"])
+@pytest.mark.parametrize("path", ["/apis/networking.k8s.io", "/apis/networking.k8s.io/v1",
+                                  "/apis/authorization.k8s.io/v2"])
 async def test_a_group_or_version_not_served_is_404(client: Any, path: str) -> None:
     assert (await client.get(path)).status == 404
 
@@ -306,8 +354,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1", f"/apis/{AUTHZ}",
-        f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/api", "/api/v1", "/apis", "/apis/", "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
+        f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
         "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
@@ -404,6 +452,10 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("pods/log", "Pod", ["get"]),
             legacy("pods/resize", "Pod", STATUS_VERBS),
             legacy("pods/status", "Pod", STATUS_VERBS),
+            legacy("replicationcontrollers", "ReplicationController", ALL_VERBS, singular="replicationcontroller",
+                   shortNames=["rc"], categories=["all"], storageVersionHash="Jond2If31h0="),
+            legacy("replicationcontrollers/scale", "Scale", STATUS_VERBS, group="autoscaling", version="v1"),
+            legacy("replicationcontrollers/status", "ReplicationController", STATUS_VERBS),
             legacy("secrets", "Secret", ALL_VERBS, singular="secret", storageVersionHash="S6u1pOWzb84="),
             legacy("serviceaccounts", "ServiceAccount", ALL_VERBS, singular="serviceaccount", shortNames=["sa"],
                    storageVersionHash="pbx9ZvyFpBE="),
@@ -501,6 +553,9 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
     for resource in ("configmaps", "serviceaccounts"):
         made = await client.post(f"/api/v1/namespaces/default/{resource}", json={"metadata": {"name": "x"}})
         assert made.status == 201
+    controller = {"metadata": {"name": "rc"}, "spec": {"template": {
+        "metadata": {"labels": {"app": "rc"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
+    assert (await client.post("/api/v1/namespaces/default/replicationcontrollers", json=controller)).status == 201
     listing = await (await client.get("/api/v1")).json()
     paths = {
         "pods": "/api/v1/namespaces/default/pods/p",
@@ -510,6 +565,7 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
         "configmaps": "/api/v1/namespaces/default/configmaps/x",
         "secrets": "/api/v1/namespaces/default/secrets",
         "serviceaccounts": "/api/v1/namespaces/default/serviceaccounts/x",
+        "replicationcontrollers": "/api/v1/namespaces/default/replicationcontrollers/rc",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

@@ -1,5 +1,5 @@
-"""The /scale subresource a kind declares by paths (its replicas, as an autoscaling/v1 Scale), shown with a
-ReplicaSet kind served for the test."""
+"""The /scale subresource a kind declares by paths (its replicas, as an autoscaling/v1 Scale), shown with
+ReplicaSets."""
 
 from __future__ import annotations
 
@@ -9,18 +9,9 @@ import pytest
 from kubernetes import client as k8s
 
 from fakeapi.app import create_app
-from fakeapi.http.keys import api_key
-from fakeapi.kinds.kind import SCALE_SUBRESOURCE, Kind, ResourceInfo, Scale
-from fakeapi.kinds.strategy import Strategy
 
 REPLICA_SETS = "/apis/apps/v1/namespaces/default/replicasets"
 MERGE = {"Content-Type": "application/merge-patch+json"}
-REPLICA_SET = Kind(
-    ResourceInfo("replicasets", "ReplicaSet", namespaced=True, singular="replicaset", short_names=("rs",),
-                 group="apps", subresources=(SCALE_SUBRESOURCE,), definition="io.k8s.api.apps.v1.ReplicaSet"),
-    Strategy(),
-    scale=Scale(label_selector_path=".spec.selector"),
-)
 WEB: dict[str, Any] = {
     "metadata": {"name": "web"},
     "spec": {"replicas": 2,
@@ -33,9 +24,7 @@ WEB: dict[str, Any] = {
 
 @pytest.fixture
 async def served(aiohttp_client: Any) -> Any:
-    app = create_app()
-    app[api_key].kinds.add(REPLICA_SET)
-    client = await aiohttp_client(app)
+    client = await aiohttp_client(create_app())
     assert (await client.post(REPLICA_SETS, json=WEB)).status == 201
     return client
 
@@ -88,9 +77,7 @@ async def test_discovery_lists_the_scale_subresource(served: Any) -> None:
 
 
 def test_the_official_client_scales_through_the_subresource(live_server_factory: Any) -> None:
-    app = create_app()
-    app[api_key].kinds.add(REPLICA_SET)
-    server = live_server_factory(app)
+    server = live_server_factory(create_app())
     configuration = k8s.Configuration()
     configuration.host = server.url
     apps = k8s.AppsV1Api(k8s.ApiClient(configuration))

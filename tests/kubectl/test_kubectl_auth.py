@@ -1,4 +1,4 @@
-"""The real kubectl's auth commands, `apply -f` of a kind fakeapi does not serve, `get --raw` with pretty
+"""The real kubectl's auth commands, `apply -f` of a kind fakeapi does not serve (an Ingress), `get --raw` with pretty
 output and `create -f` of a review (fails without kubectl)."""
 
 from __future__ import annotations
@@ -8,25 +8,17 @@ import re
 
 from tests.kubectl.conftest import Kubectl
 
-DEPLOYMENT = """apiVersion: apps/v1
-kind: Deployment
+INGRESS = """apiVersion: networking.k8s.io/v1
+kind: Ingress
 metadata:
   name: web
 spec:
-  replicas: 1
-  selector:
-    matchLabels: {app: web}
-  template:
-    metadata:
-      labels: {app: web}
-    spec:
-      containers:
-      - name: nginx
-        image: nginx:1.27
+  defaultBackend:
+    service: {name: web, port: {number: 80}}
 """
-NO_DEPLOYMENTS = (
+NO_INGRESSES = (
     'error: resource mapping not found for name: "web" namespace: "" from "{path}": no matches for kind '
-    '"Deployment" in version "apps/v1"\nensure CRDs are installed first\n'
+    '"Ingress" in version "networking.k8s.io/v1"\nensure CRDs are installed first\n'
 )
 
 
@@ -59,10 +51,10 @@ def test_whoami_is_the_anonymous_user(kubectl: Kubectl) -> None:
 
 
 def test_apply_of_a_kind_not_served_prints_upstreams_mapping_error(kubectl: Kubectl) -> None:
-    path = kubectl.write("deployment.yaml", DEPLOYMENT)
+    path = kubectl.write("ingress.yaml", INGRESS)
     for command in (["apply", "-f", path], ["create", "-f", path], ["apply", "--server-side", "-f", path]):
         result = kubectl(*command)
-        assert (result.rc, result.out, result.err) == (1, "", NO_DEPLOYMENTS.format(path=path)), str(result)
+        assert (result.rc, result.out, result.err) == (1, "", NO_INGRESSES.format(path=path)), str(result)
 
 
 def test_create_of_a_review_from_a_file_is_validated_on_the_server(kubectl: Kubectl) -> None:

@@ -169,8 +169,8 @@ async def test_changing_a_seeded_object_changes_nothing_the_server_keeps(make_po
 
 def test_seed_refuses_kinds_it_does_not_serve() -> None:
     with FakeAPIServer() as server, pytest.raises(BadRequest) as refused:
-        server.seed({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "d"}})
-    assert refused.value.message == 'no matches for kind "Deployment" in version "apps/v1"'
+        server.seed({"apiVersion": "networking.k8s.io/v1", "kind": "Ingress", "metadata": {"name": "d"}})
+    assert refused.value.message == 'no matches for kind "Ingress" in version "networking.k8s.io/v1"'
 
 
 def test_a_dump_seeds_back_into_a_fresh_server() -> None:

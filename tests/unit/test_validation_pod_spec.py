@@ -77,7 +77,7 @@ def errors(pod: dict[str, Any]) -> list[str]:
         ({"nodeName": "Node_1"}, f'spec.nodeName: Invalid value: "Node_1": {SUBDOMAIN_MSG}'),
         ({"serviceAccountName": "Sa"}, f'spec.serviceAccountName: Invalid value: "Sa": {SUBDOMAIN_MSG}'),
         ({"priorityClassName": "High"}, f'spec.priorityClassName: Invalid value: "High": {SUBDOMAIN_MSG}'),
-        ({"hostname": "a.b"}, f'spec.hostname: Invalid value: "a.b": {LABEL_MSG}'),
+        ({"hostname": "a.b"}, 'spec.hostname: Invalid value: "a.b": must not contain dots'),
         ({"subdomain": "A"}, f'spec.subdomain: Invalid value: "A": {LABEL_MSG}'),
         (
             {"nodeSelector": {"disk": "ssd drive"}},
@@ -278,6 +278,10 @@ def test_seccomp_annotation_must_match_the_field_on_create() -> None:
 def test_name_that_is_not_a_dns_label_gets_a_hostname_warning() -> None:
     assert warnings_on_create(make_pod()) == []
     assert warnings_on_create(make_pod(meta={"name": "web.v1"})) == [
+        "metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; "
+        "a DNS label is recommended: [must not contain dots]"
+    ]
+    assert warnings_on_create(make_pod(meta={"name": "web_1"})) == [
         "metadata.name: this is used in the Pod's hostname, which can result in surprising behavior; "
         f"a DNS label is recommended: [{LABEL_MSG}]"
     ]

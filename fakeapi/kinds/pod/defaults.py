@@ -77,6 +77,11 @@ def default_pod(pod: JSON, *, spec_too: bool = True, memo: PodRemembered | None 
         _default_pod_status(status)
 
 
+def default_pod_spec(spec: JSON) -> None:
+    """The defaults of a pod template's spec (workloads' templates): SetDefaults_PodSpec and what it calls,
+    without SetDefaults_Pod's."""
+    _default_any_pod_spec(spec, None)
+
 
 def image_pull_policy(image: Any) -> str:
     """`Always` for tag `latest` or no tag and no digest; `IfNotPresent` otherwise or if unparseable."""
@@ -104,7 +109,12 @@ def _default_pod_spec(spec: JSON, memo: PodRemembered | None) -> None:
                 for port in _dicts(container.get("ports")):
                     if not port.get("hostPort") and port.get("containerPort"):
                         port["hostPort"] = port["containerPort"]
-    # SetDefaults_PodSpec
+    _default_any_pod_spec(spec, memo)
+
+
+def _default_any_pod_spec(spec: JSON, memo: PodRemembered | None) -> None:
+    """SetDefaults_PodSpec and the defaults of what a PodSpec holds: what pod templates get too (the
+    requests copied from limits, enableServiceLinks and host-network ports are the pod's own)."""
     if not spec.get("dnsPolicy"):
         spec["dnsPolicy"] = "ClusterFirst"
     if not spec.get("restartPolicy"):
@@ -122,6 +132,7 @@ def _default_pod_spec(spec: JSON, memo: PodRemembered | None) -> None:
             _default_container(container, memo)
     rounded = memo.rounded if memo else None
     round_resource_list(spec.get("overhead"), rounded)
+    pod_resources = spec.get("resources")
     if isinstance(pod_resources, dict):
         round_resource_list(pod_resources.get("limits"), rounded)
         round_resource_list(pod_resources.get("requests"), rounded)

@@ -92,7 +92,10 @@ def is_dns1123_label(value: str) -> list[str]:
     if len(value) > DNS1123_LABEL_MAX:
         errs.append(max_len_error(DNS1123_LABEL_MAX))
     if not _DNS1123_LABEL_RE.fullmatch(value):
-        errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
+        if _DNS1123_SUBDOMAIN_RE.fullmatch(value):
+            errs.append("must not contain dots")  # a valid subdomain (its length checked above): dots it is
+        else:
+            errs.append(regex_error(_DNS1123_LABEL_MSG, _DNS1123_LABEL_FMT, "my-name", "123-abc"))
     return errs
 
 

@@ -8,36 +8,12 @@ from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
-from fakeapi.machinery.validation.objectmeta import validate_label_name, validate_labels
+from fakeapi.machinery.validation.labelselector import validate_label_selector
+from fakeapi.machinery.validation.objectmeta import validate_label_name
 from fakeapi.machinery.validation.values import as_dict, as_int, as_list, as_str
 
 _TAINT_EFFECTS = ["NoSchedule", "PreferNoSchedule", "NoExecute"]
 _NOT_POSITIVE = "must be greater than zero"
-
-
-def validate_label_selector(selector: Any, path: str) -> list[FieldError]:
-    if not isinstance(selector, dict):
-        return []
-    errs = validate_labels(selector.get("matchLabels"), f"{path}.matchLabels")
-    for index, raw in enumerate(as_list(selector.get("matchExpressions"))):
-        requirement, at = as_dict(raw), f"{path}.matchExpressions[{index}]"
-        operator, values = requirement.get("operator"), as_list(requirement.get("values"))
-        if operator in ("In", "NotIn"):
-            if not values:
-                errs.append(
-                    fe.required(f"{at}.values", "must be specified when `operator` is 'In' or 'NotIn'")
-                )
-        elif operator in ("Exists", "DoesNotExist"):
-            if values:
-                detail = "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"
-                errs.append(fe.forbidden(f"{at}.values", detail))
-        else:
-            errs.append(fe.invalid(f"{at}.operator", as_str(operator), "not a valid selector operator"))
-        errs += validate_label_name(as_str(requirement.get("key")), f"{at}.key")
-        for value_index, value in enumerate(values):
-            value_at = f"{at}.values[{value_index}]"
-            errs += [fe.invalid(value_at, value, msg) for msg in names.is_valid_label_value(as_str(value))]
-    return errs
 
 
 def _node_selector_requirement(requirement: JSON, path: str, check_values: bool) -> list[FieldError]:

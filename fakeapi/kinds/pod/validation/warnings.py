@@ -69,14 +69,14 @@ def _node_term(term: Any, path: str) -> list[str]:
     ]
 
 
-def _scheduling(spec: JSON) -> list[str]:
+def _scheduling(spec: JSON, spec_path: str) -> list[str]:
     warnings = [
-        f"spec.nodeSelector[{key}]: {_DEPRECATED_NODE_LABELS[key]}"
+        f"{spec_path}.nodeSelector[{key}]: {_DEPRECATED_NODE_LABELS[key]}"
         for key in as_dict(spec.get("nodeSelector"))
         if key in _DEPRECATED_NODE_LABELS
     ]
     node = as_dict(as_dict(spec.get("affinity")).get("nodeAffinity"))
-    base = "spec.affinity.nodeAffinity"
+    base = f"{spec_path}.affinity.nodeAffinity"
     required = as_dict(node.get("requiredDuringSchedulingIgnoredDuringExecution"))
     for index, term in enumerate(as_list(required.get("nodeSelectorTerms"))):
         warnings += _node_term(
@@ -86,7 +86,7 @@ def _scheduling(spec: JSON) -> list[str]:
         at = f"{base}.preferredDuringSchedulingIgnoredDuringExecution[{index}].preference"
         warnings += _node_term(as_dict(term).get("preference"), at)
     for index, raw in enumerate(as_list(spec.get("topologySpreadConstraints"))):
-        constraint, at = as_dict(raw), f"spec.topologySpreadConstraints[{index}]"
+        constraint, at = as_dict(raw), f"{spec_path}.topologySpreadConstraints[{index}]"
         key = as_str(constraint.get("topologyKey"))
         if key in _DEPRECATED_NODE_LABELS:
             warnings.append(f"{at}.topologyKey: {key} is {_DEPRECATED_NODE_LABELS[key]}")
@@ -95,11 +95,11 @@ def _scheduling(spec: JSON) -> list[str]:
     return warnings
 
 
-def _container(container: JSON, path: str, annotations: JSON) -> list[str]:
+def _container(container: JSON, path: str, annotations: JSON, meta_path: str) -> list[str]:
     warnings = []
     key = SECCOMP_CONTAINER_PREFIX + as_str(container.get("name"))
     if as_dict(container.get("securityContext")).get("seccompProfile") is None and key in annotations:
-        warnings.append(f"metadata.annotations[{key}]: {_SECCOMP_DEPRECATED}")
+        warnings.append(f"{meta_path}.annotations[{key}]: {_SECCOMP_DEPRECATED}")
     resources = as_dict(container.get("resources"))
     for kind in ("limits", "requests"):
         for name in ("memory", "ephemeral-storage"):
@@ -118,11 +118,11 @@ def _container(container: JSON, path: str, annotations: JSON) -> list[str]:
     return warnings
 
 
-def _null_affinity_selectors(spec: JSON) -> list[str]:
+def _null_affinity_selectors(spec: JSON, spec_path: str) -> list[str]:
     warnings = []
     affinity = as_dict(spec.get("affinity"))
     for kind in ("podAffinity", "podAntiAffinity"):
-        base = f"spec.affinity.{kind}"
+        base = f"{spec_path}.affinity.{kind}"
         terms = as_dict(affinity.get(kind))
         for index, term in enumerate(as_list(terms.get("requiredDuringSchedulingIgnoredDuringExecution"))):
             if as_dict(term).get("labelSelector") is None:
@@ -164,43 +164,50 @@ def template_warnings(template_json: bytes) -> tuple[str, ...]:
     return tuple(_template_warnings(as_dict(spec), annotations))
 
 
-def _template_warnings(spec: JSON, annotations_value: Any) -> list[str]:
+def pod_template_warnings(template: JSON, path: str) -> list[str]:
+    """GetWarningsForPodTemplate: the pod warnings of a workload's template, at its path (`spec.template`)."""
+    meta = as_dict(template.get("metadata"))
+    return _template_warnings(as_dict(template.get("spec")), meta.get("annotations"), path)
+
+
+def _template_warnings(spec: JSON, annotations_value: Any, base: str = "") -> list[str]:
+    spec_path, meta_path = (f"{base}.spec", f"{base}.metadata") if base else ("spec", "metadata")
     meta: JSON = {"annotations": annotations_value} if annotations_value is not None else {}
     warnings: list[str] = []
-    warnings += _scheduling(spec)
+    warnings += _scheduling(spec, spec_path)
     annotations = as_dict(meta.get("annotations"))
     for key, message in _DEPRECATED_ANNOTATIONS:
         if key in annotations:
-            warnings.append(f"metadata.annotations[{key}]: {message}")
+            warnings.append(f"{meta_path}.annotations[{key}]: {message}")
     for index, raw in enumerate(as_list(spec.get("volumes"))):
         volume = as_dict(raw)
         for key, shown, message in _DEPRECATED_VOLUMES:
             if volume.get(key) is not None:
-                warnings.append(f"spec.volumes[{index}].{shown}: {message}")
+                warnings.append(f"{spec_path}.volumes[{index}].{shown}: {message}")
     aliases = as_list(spec.get("hostAliases"))
     seen_ips: set[str] = set()
     for index, alias in enumerate(aliases if len(aliases) > 1 else []):
         ip = as_str(as_dict(alias).get("ip"))
         if ip in seen_ips:
-            warnings.append(f'spec.hostAliases[{index}].ip: duplicate ip "{ip}"')
+            warnings.append(f'{spec_path}.hostAliases[{index}].ip: duplicate ip "{ip}"')
         seen_ips.add(ip)
     secrets = as_list(spec.get("imagePullSecrets"))
     seen_secrets: set[str] = set()
     for index, secret in enumerate(secrets if len(secrets) > 1 else []):
         name = as_str(as_dict(secret).get("name"))
         if name in seen_secrets:
-            warnings.append(f'spec.imagePullSecrets[{index}].name: duplicate name "{name}"')
+            warnings.append(f'{spec_path}.imagePullSecrets[{index}].name: duplicate name "{name}"')
         seen_secrets.add(name)
     for index, secret in enumerate(secrets):
         if not as_str(as_dict(secret).get("name")):
-            warnings.append(f'spec.imagePullSecrets[{index}].name: invalid empty name ""')
-    warnings += _fractional_bytes(as_dict(spec.get("overhead")), "spec.overhead")
+            warnings.append(f'{spec_path}.imagePullSecrets[{index}].name: invalid empty name ""')
+    warnings += _fractional_bytes(as_dict(spec.get("overhead")), f"{spec_path}.overhead")
     if as_dict(spec.get("securityContext")).get("seccompProfile") is None and SECCOMP_POD in annotations:
-        warnings.append(f"metadata.annotations[{SECCOMP_POD}]: {_SECCOMP_DEPRECATED}")
-    for container, at in visit_containers(spec, "spec"):
-        warnings += _container(container, at, annotations)
+        warnings.append(f"{meta_path}.annotations[{SECCOMP_POD}]: {_SECCOMP_DEPRECATED}")
+    for container, at in visit_containers(spec, spec_path):
+        warnings += _container(container, at, annotations, meta_path)
     grace = spec.get("terminationGracePeriodSeconds")
     if isinstance(grace, int) and grace < 0:
         detail = "must be >= 0; negative values are invalid and will be treated as 1"
-        warnings.append(f"spec.terminationGracePeriodSeconds: {detail}")
-    return warnings + _null_affinity_selectors(spec)
+        warnings.append(f"{spec_path}.terminationGracePeriodSeconds: {detail}")
+    return warnings + _null_affinity_selectors(spec, spec_path)
