@@ -55,7 +55,7 @@ class Components:
     def _controller_manager(self) -> ControllerManager:
         """kube-controller-manager with the controllers the settings enable, and informers of its own."""
         requests, faults, names = self._controller_context
-        context = Context(self.api, requests, faults, names, self.work, Informers(), self.view)
+        context = Context(self.api, requests, faults, names, self.work, Informers())
         return ControllerManager(context, controller_names.enabled(self.config.controllers))
 
     # ---- running

@@ -13,7 +13,6 @@ from fakeapi.machinery.clock import Clock
 from fakeapi.simulation.client import Client, controller
 from fakeapi.simulation.controllers.informers import Informers
 from fakeapi.simulation.events import EventNames, EventRecorder
-from fakeapi.simulation.view import ClusterView
 from fakeapi.simulation.work import Work
 
 
@@ -25,7 +24,6 @@ class Context:
     names: EventNames
     work: Work
     informers: Informers
-    view: ClusterView  # the simulation's nodes (what the daemonset controller places pods on)
 
     @property
     def clock(self) -> Clock:

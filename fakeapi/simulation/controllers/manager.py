@@ -11,6 +11,7 @@ from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers import names
 from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.cronjob import CronJobController
+from fakeapi.simulation.controllers.daemonset import DaemonSetController
 from fakeapi.simulation.controllers.deployment import DeploymentController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
 from fakeapi.simulation.controllers.job import JobController
@@ -38,6 +39,7 @@ CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.JOB, JobController),
     (names.CRONJOB, CronJobController),
     (names.TTL_AFTER_FINISHED, TTLAfterFinishedController),
+    (names.DAEMONSET, DaemonSetController),
 )
 
 
