@@ -16,6 +16,7 @@ from fakeapi.simulation.controllers.deployment import DeploymentController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
 from fakeapi.simulation.controllers.job import JobController
 from fakeapi.simulation.controllers.replicaset import REPLICATION_CONTROLLERS, ReplicaSetController
+from fakeapi.simulation.controllers.statefulset import StatefulSetController
 from fakeapi.simulation.controllers.ttlafterfinished import TTLAfterFinishedController
 from fakeapi.storage.store import Event
 
@@ -40,6 +41,7 @@ CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.CRONJOB, CronJobController),
     (names.TTL_AFTER_FINISHED, TTLAfterFinishedController),
     (names.DAEMONSET, DaemonSetController),
+    (names.STATEFULSET, StatefulSetController),
 )
 
 
