@@ -13,10 +13,12 @@ from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
+from fakeapi.kinds.cronjob import CRON_JOB
 from fakeapi.kinds.daemonset import DAEMON_SET
 from fakeapi.kinds.deployment import DEPLOYMENT
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
+from fakeapi.kinds.job import JOB
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
@@ -66,6 +68,8 @@ KINDS: tuple[Kind, ...] = (
     DAEMON_SET,
     CONTROLLER_REVISION,
     REPLICATION_CONTROLLER,
+    JOB,
+    CRON_JOB,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace

@@ -350,7 +350,7 @@ async def discovery_url(client: Any) -> str:
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
     assert list(body["paths"]) == ["api/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
-                                   "apis/authorization.k8s.io/v1", "apis/coordination.k8s.io/v1",
+                                   "apis/authorization.k8s.io/v1", "apis/batch/v1", "apis/coordination.k8s.io/v1",
                                    "apis/events.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url

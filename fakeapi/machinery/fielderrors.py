@@ -19,6 +19,7 @@ DUPLICATE = "FieldValueDuplicate"
 NOT_FOUND = "FieldValueNotFound"
 FORBIDDEN = "FieldValueForbidden"
 TOO_LONG = "FieldValueTooLong"
+TOO_MANY = "FieldValueTooMany"
 INTERNAL = "InternalError"
 
 _TYPE_TEXT = {
@@ -29,6 +30,7 @@ _TYPE_TEXT = {
     NOT_FOUND: "Not found",
     FORBIDDEN: "Forbidden",
     TOO_LONG: "Too long",
+    TOO_MANY: "Too many",
     INTERNAL: "Internal error",
 }
 # types whose message never prints the offending value
@@ -105,3 +107,6 @@ def internal(field: str, detail: str) -> FieldError:
 def too_long(field: str, max_length: int, detail: str = "") -> FieldError:
     return FieldError(TOO_LONG, field, OMIT, detail or f"may not be more than {max_length} bytes")
 
+
+def too_many(field: str, actual: int, max_items: int) -> FieldError:
+    return FieldError(TOO_MANY, field, actual, f"must have at most {max_items} items")

@@ -236,6 +236,13 @@ APPS_GROUP = {
         served("apps", "statefulsets", "StatefulSet", "scale", "status", short=("sts",)),
     ]}],
 }
+BATCH_GROUP = {
+    "metadata": {"name": "batch", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("batch", "cronjobs", "CronJob", "status", short=("cj",)),
+        served("batch", "jobs", "Job", "status"),
+    ]}],
+}
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
 AGGREGATED_GROUPS = [
     APPS_GROUP,
@@ -249,6 +256,7 @@ AGGREGATED_GROUPS = [
          review(AUTHZ, "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
      ]}]},
+    BATCH_GROUP,
     COORDINATION_GROUP,
     EVENTS_GROUP,
 ]
@@ -297,7 +305,8 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
                                      "groups": [group_entry("apps"), group_entry(AUTHN), group_entry(AUTHZ),
-                                                group_entry("coordination.k8s.io"), group_entry("events.k8s.io")]}
+                                                group_entry("batch"), group_entry("coordination.k8s.io"),
+                                                group_entry("events.k8s.io")]}
 
 
 @pytest.mark.parametrize("path", ["/apis/authorization.k8s.io", "/apis/authorization.k8s.io/"])
@@ -355,7 +364,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.headers["Content-Type"] == "application/json"
     paths = [
         "/api", "/api/v1", "/apis", "/apis/", "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
-        f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io",
+        "/apis/coordination.k8s.io/v1",
         "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",

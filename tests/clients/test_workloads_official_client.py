@@ -69,3 +69,20 @@ def test_a_stateful_set_and_a_replication_controller(api_client: Any) -> None:
     assert json.loads(invalid.value.body)["message"] == (
         'ReplicationController "rc2" is invalid: spec.template.spec.restartPolicy: Unsupported value: "Never": '
         'supported values: "Always"')
+
+
+def test_a_job_and_a_cron_job(api_client: Any) -> None:
+    batch = k8s.BatchV1Api(api_client)
+    created = batch.create_namespaced_job("default", k8s.V1Job(
+        metadata=k8s.V1ObjectMeta(name="pi"),
+        spec=k8s.V1JobSpec(template=pod_template("Never"), backoff_limit=2, completion_mode="Indexed",
+                           completions=3, parallelism=3)))
+    uid = created.metadata.uid
+    assert created.spec.selector.match_labels == {"batch.kubernetes.io/controller-uid": uid}
+    assert (created.spec.backoff_limit, created.spec.manual_selector, created.spec.suspend) == (2, False, False)
+    assert batch.list_namespaced_job("default", field_selector="status.successful=0").items[0].metadata.name == "pi"
+    cron = batch.create_namespaced_cron_job("default", k8s.V1CronJob(
+        metadata=k8s.V1ObjectMeta(name="nightly"),
+        spec=k8s.V1CronJobSpec(schedule="@daily", time_zone="Etc/UTC", job_template=k8s.V1JobTemplateSpec(
+            spec=k8s.V1JobSpec(template=pod_template("OnFailure"))))))
+    assert (cron.spec.concurrency_policy, cron.spec.failed_jobs_history_limit) == ("Allow", 1)

@@ -54,6 +54,8 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
         ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],
         ["subjectaccessreviews", "authorization.k8s.io/v1", "false", "SubjectAccessReview"],
+        ["cronjobs", "cj", "batch/v1", "true", "CronJob"],
+        ["jobs", "batch/v1", "true", "Job"],
         ["leases", "coordination.k8s.io/v1", "true", "Lease"],
         ["events", "ev", "events.k8s.io/v1", "true", "Event"],
     ]

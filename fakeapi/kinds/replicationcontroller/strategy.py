@@ -57,5 +57,8 @@ class ReplicationControllerStatusStrategy(WorkloadStatusStrategy):
     def __init__(self) -> None:
         super().__init__(DEFINITION)
 
+    def default(self, obj: JSON) -> None:
+        default_replication_controller(obj)  # upstream defaults every write: empty labels take the template's
+
     def validate_update(self, new: JSON, old: JSON) -> list[FieldError]:
         return validate_replication_controller_status_update(new, old)
