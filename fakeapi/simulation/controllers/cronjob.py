@@ -14,13 +14,16 @@ failedJobsHistoryLimit are deleted.
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
+from zoneinfo import ZoneInfo
 
+from fakeapi.kinds.cronjob.schedule import Schedule, ScheduleError, parse_schedule
+from fakeapi.kinds.cronjob.timezones import load_zone
 from fakeapi.machinery.clock import Timer, parse_rfc3339, rfc3339
 from fakeapi.machinery.errors import AlreadyExists, NotFound, StatusError
 from fakeapi.machinery.types import JSON
-from fakeapi.simulation.controllers import cron
 from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.informers import Informer
 from fakeapi.simulation.controllers.podcontrol import NAMESPACE_TERMINATING_CAUSE, controller_ref, reference
@@ -30,6 +33,18 @@ SCHEDULED_TIMESTAMP = "batch.kubernetes.io/cronjob-scheduled-timestamp"
 NEXT_SCHEDULE_DELTA = 0.1  # seconds past the scheduled time the CronJob is looked at
 MANY_MISSED = 100
 Key = tuple[str, str]
+
+
+@dataclass(frozen=True)
+class ZonedSchedule:
+    """A schedule read in the CronJob's time zone (UTC without one, kube-controller-manager's)."""
+
+    schedule: Schedule
+    zone: ZoneInfo
+
+    def next(self, after: datetime) -> datetime | None:
+        upcoming = self.schedule.next_after(after.astimezone(self.zone))
+        return None if upcoming is None else upcoming.astimezone(UTC)
 
 
 class CronJobController:
@@ -134,9 +149,14 @@ class CronJobController:
         spec: JSON = cronjob.get("spec") or {}
         if spec.get("suspend"):
             return None, changed
+        zone = load_zone(str(spec.get("timeZone") or ""))
+        if zone is None:
+            self.events.warning(reference(cronjob), "UnknownTimeZone",
+                                f'invalid timeZone: "{spec["timeZone"]}": unknown time zone {spec["timeZone"]}')
+            return None, changed
         try:
-            schedule = cron.parse(str(spec.get("schedule", "")), spec.get("timeZone"))
-        except cron.ScheduleError as invalid:
+            schedule = ZonedSchedule(parse_schedule(str(spec.get("schedule", ""))), zone)
+        except ScheduleError as invalid:
             self.events.warning(reference(cronjob), "UnparseableSchedule",
                                 f'unparseable schedule: "{spec.get("schedule", "")}" : {invalid}')
             return None, changed
@@ -257,14 +277,12 @@ def _job_reference(job: JSON) -> JSON:
             "apiVersion": "batch/v1", "resourceVersion": meta.get("resourceVersion", "")}
 
 
-def _job_from_template(cronjob: JSON, scheduled: datetime, schedule: cron.Schedule) -> JSON:
+def _job_from_template(cronjob: JSON, scheduled: datetime, schedule: ZonedSchedule) -> JSON:
     """getJobFromTemplate2."""
     template: JSON = (cronjob.get("spec") or {}).get("jobTemplate") or {}
     template_meta: JSON = template.get("metadata") or {}
     annotations = dict(template_meta.get("annotations") or {})
-    zone = schedule.zone
-    local = scheduled.astimezone(zone) if zone is not None else scheduled.astimezone(UTC)
-    annotations[SCHEDULED_TIMESTAMP] = local.isoformat().replace("+00:00", "Z")
+    annotations[SCHEDULED_TIMESTAMP] = scheduled.astimezone(schedule.zone).isoformat().replace("+00:00", "Z")
     meta: JSON = {"name": _job_name(cronjob, scheduled), "annotations": annotations,
                   "ownerReferences": [controller_ref(cronjob)]}
     if template_meta.get("labels"):
@@ -273,7 +291,7 @@ def _job_from_template(cronjob: JSON, scheduled: datetime, schedule: cron.Schedu
             "spec": copy.deepcopy(template.get("spec") or {})}
 
 
-def _most_recent(cronjob: JSON, now: datetime, schedule: cron.Schedule,
+def _most_recent(cronjob: JSON, now: datetime, schedule: ZonedSchedule,
                  with_deadline: bool) -> tuple[datetime | None, int]:
     """mostRecentScheduleTime: the latest scheduled time not yet started (None: none due), and about how many
     were missed."""
@@ -303,7 +321,7 @@ def _earliest(cronjob: JSON, now: datetime, with_deadline: bool) -> datetime:
     return earliest
 
 
-def _next_wait(cronjob: JSON, now: datetime, schedule: cron.Schedule) -> float | None:
+def _next_wait(cronjob: JSON, now: datetime, schedule: ZonedSchedule) -> float | None:
     """nextScheduleTimeDuration: seconds until 100 ms past the next scheduled time."""
     latest, missed = _most_recent(cronjob, now, schedule, False)
     base = latest if latest is not None else (_earliest(cronjob, now, False) if missed == 0 else now)

@@ -10,8 +10,8 @@ failure since the last success (up to 10 min). More failures than `backoffLimit`
 container restarts count too) or a Job active longer than `activeDeadlineSeconds` fails it: its pods are
 deleted, `FailureTarget` is set at once and `Failed` once no pod is left terminating. Completions reached set
 `SuccessCriteriaMet`, then `Complete` with `completionTime`; a Job without `completions` completes once a
-pod succeeded and none is running. `suspend` deletes the active pods (`Suspended` condition) and resuming
-resets `startTime`.
+pod succeeded and none is running. `suspend` deletes the active pods (`Suspended` condition) and clears
+`startTime`, set again when it is resumed.
 
 Not reproduced: podFailurePolicy, backoffLimitPerIndex, successPolicy, podReplacementPolicy: Failed,
 managedBy (Jobs whose managedBy names another controller are left alone, as upstream).
@@ -144,6 +144,7 @@ class JobController:
         candidates = self.pods.controlled_by(uid) + [pod for pod in self.pods.orphans(namespace) if not pod.terminal]
         all_pods = claim_pods(self.client, job, selector(spec.get("selector")), candidates)
         suspended = bool(spec.get("suspend"))
+        status.setdefault("uncountedTerminatedPods", {})
         if not status.get("startTime") and not suspended:
             status["startTime"] = rfc3339(now)
         uncounted: JSON = status.get("uncountedTerminatedPods") or {}
@@ -241,6 +242,7 @@ class JobController:
         if suspended:
             if current is None or current.get("status") != "True":
                 _set_condition(status, SUSPENDED, "True", "JobSuspended", "Job suspended", now)
+                status.pop("startTime", None)  # (v1.32: the time it is active counts from its resumption)
                 self.events.normal(reference(job), "Suspended", "Job suspended")
         elif current is not None and current.get("status") == "True":
             _set_condition(status, SUSPENDED, "False", "JobResumed", "Job resumed", now)
@@ -397,10 +399,14 @@ def _set_condition(status: JSON, kind: str, state: str, reason: str, message: st
                        "reason": reason, "message": message})
 
 
+OMITTED_WHEN_ZERO = frozenset({"active", "succeeded", "failed"})  # (ready and terminating are pointers: kept)
+
+
 def _same(old: JSON, new: JSON) -> bool:
-    """Two statuses equal as stored (zero counts and empty fields left out)."""
+    """Two statuses equal as stored (Go leaves out the zero counts that are not pointers)."""
     def stored(status: JSON) -> JSON:
-        return {key: value for key, value in status.items() if value not in (0, None, "", {}, [])}
+        return {key: value for key, value in status.items()
+                if value is not None and not (key in OMITTED_WHEN_ZERO and value == 0) and value != ""}
 
     return stored(old) == stored(new)
 
