@@ -13,6 +13,8 @@ from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.cronjob import CronJobController
 from fakeapi.simulation.controllers.daemonset import DaemonSetController
 from fakeapi.simulation.controllers.deployment import DeploymentController
+from fakeapi.simulation.controllers.endpoints import EndpointsController
+from fakeapi.simulation.controllers.endpointslice import EndpointSliceController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
 from fakeapi.simulation.controllers.job import JobController
 from fakeapi.simulation.controllers.replicaset import REPLICATION_CONTROLLERS, ReplicaSetController
@@ -42,6 +44,8 @@ CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.TTL_AFTER_FINISHED, TTLAfterFinishedController),
     (names.DAEMONSET, DaemonSetController),
     (names.STATEFULSET, StatefulSetController),
+    (names.ENDPOINTS, EndpointsController),
+    (names.ENDPOINTSLICE, EndpointSliceController),
 )
 
 

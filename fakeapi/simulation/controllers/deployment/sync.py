@@ -4,10 +4,12 @@ its new ReplicaSet, scaling its sets for a rollout or a scaling event, and its s
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from fakeapi.machinery.errors import AlreadyExists, NotFound, StatusError
 from fakeapi.machinery.types import JSON
+from fakeapi.simulation.client import Client
+from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.deployment import util
 from fakeapi.simulation.controllers.deployment.util import (
     AVAILABLE,
@@ -18,15 +20,25 @@ from fakeapi.simulation.controllers.deployment.util import (
     replicas,
     status_of,
 )
+from fakeapi.simulation.controllers.informers import Informer
 from fakeapi.simulation.controllers.podcontrol import NAMESPACE_TERMINATING_CAUSE, controller_ref, reference
 from fakeapi.simulation.controllers.pods import Pod
+from fakeapi.simulation.events import EventRecorder
 
-if TYPE_CHECKING:
-    from fakeapi.simulation.controllers.deployment.controller import DeploymentController
+
+class Controller(Protocol):
+    """What a sync uses of the deployment controller."""
+
+    context: Context
+    client: Client
+    events: EventRecorder
+    sets: Informer[JSON]
+
+    def requeue_stuck(self, deployment: JSON, status: JSON) -> None: ...
 
 
 class DeploymentSync:
-    def __init__(self, controller: DeploymentController, deployment: JSON, sets: list[JSON]) -> None:
+    def __init__(self, controller: Controller, deployment: JSON, sets: list[JSON]) -> None:
         self.controller = controller
         self.client = controller.client
         self.d = deployment  # a copy: its status and annotations are written as the sync goes
