@@ -13,6 +13,7 @@ from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.cronjob import CronJobController
 from fakeapi.simulation.controllers.daemonset import DaemonSetController
 from fakeapi.simulation.controllers.deployment import DeploymentController
+from fakeapi.simulation.controllers.disruption import DisruptionController
 from fakeapi.simulation.controllers.endpoints import EndpointsController
 from fakeapi.simulation.controllers.endpointslice import EndpointSliceController
 from fakeapi.simulation.controllers.garbagecollector import GarbageCollector
@@ -46,6 +47,7 @@ CONTROLLERS: tuple[tuple[str, Callable[[Context], Controller]], ...] = (
     (names.STATEFULSET, StatefulSetController),
     (names.ENDPOINTS, EndpointsController),
     (names.ENDPOINTSLICE, EndpointSliceController),
+    (names.DISRUPTION, DisruptionController),
 )
 
 
