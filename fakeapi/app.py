@@ -33,6 +33,7 @@ from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
 from fakeapi.http.requestlog import RequestLog
+from fakeapi.http.responses import add_kind_warnings
 from fakeapi.http.reviews import REVIEW_HANDLERS
 from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths, CreateOnly
 from fakeapi.http.watchstream import WatchWriter
@@ -67,6 +68,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app.on_shutdown.append(_end_watches)
     if config.authentication.tokens is not None:
         app.on_response_prepare.append(add_warning)
+    app.on_response_prepare.append(add_kind_warnings)
     simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation)
     app[simulation_key] = simulation
     # reset and restore tell them the objects were replaced

@@ -15,7 +15,7 @@ from typing import TypeVar
 
 from fakeapi import __version__
 from fakeapi.config import DEFAULT_REQUEST_LOG, DEFAULT_REQUEST_LOG_BYTES, SIMULATION_MODES
-from fakeapi.storage.store import DEFAULT_HISTORY
+from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
 
 Number = TypeVar("Number", int, float)
 
@@ -44,9 +44,12 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--watch-history", type=count, default=DEFAULT_HISTORY, metavar="N",
                        help=f"change events kept for watches resuming from a resourceVersion "
                             f"(default {DEFAULT_HISTORY})")
-    serve.add_argument("--watch-history-age", type=seconds, default=None, metavar="SECONDS",
-                       help="also forget changes older than this (default: keep --watch-history events "
-                            "whatever their age; upstream's watch cache keeps about 75 s)")
+    serve.add_argument("--watch-history-bytes", type=count, default=DEFAULT_HISTORY_BYTES, metavar="BYTES",
+                       help=f"... holding at most this many bytes of objects, before and after each change "
+                            f"(default {DEFAULT_HISTORY_BYTES}: 128 MiB)")
+    serve.add_argument("--watch-history-age", type=seconds, default=DEFAULT_HISTORY_AGE, metavar="SECONDS",
+                       help=f"... and forget changes older than this on the server clock (default "
+                            f"{DEFAULT_HISTORY_AGE:g}, as upstream's watch cache; 0 keeps them whatever their age)")
     serve.add_argument("--bookmark-interval", type=positive_seconds, default=60.0, metavar="SECONDS",
                        help="seconds between watch BOOKMARK events (default 60, as upstream)")
     serve.add_argument("--event-ttl", type=positive_seconds, default=3600.0, metavar="SECONDS",
@@ -105,6 +108,14 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--control-api", type=boolean, nargs="?", const=True, default=True, metavar="BOOL",
                        help="serve the control API under /fakeapi/v1/; --control-api=false turns it off "
                             "(default true)")
+    serve.add_argument("--service-cluster-ip-range", type=cluster_ip_range, default="10.96.0.0/12", metavar="CIDR",
+                       help="the addresses Services are given (kube-apiserver's flag; default 10.96.0.0/12, the "
+                            "first for the kubernetes Service)")
+    serve.add_argument("--service-node-port-range", type=node_port_range, default="30000-32767",
+                       metavar="LOW-HIGH", help="the node ports Services are given (default 30000-32767)")
+    serve.add_argument("--advertise-address", type=advertise_address, default=None, metavar="IP",
+                       help="the address the kubernetes Service's endpoints name (default: --host when endpoints "
+                            "may hold it, else 172.18.0.1, the server's place in the simulated network)")
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     auth = serve.add_argument_group(
@@ -251,6 +262,35 @@ def node_labels(text: str) -> dict[str, str]:
     return labels
 
 
+def cluster_ip_range(text: str) -> str:
+    from fakeapi.kinds.service.ranges import parse_cluster_ip_range
+
+    try:
+        parse_cluster_ip_range(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def node_port_range(text: str) -> str:
+    from fakeapi.kinds.service.ranges import parse_node_port_range
+
+    try:
+        parse_node_port_range(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    return text
+
+
+def advertise_address(text: str) -> str:
+    from fakeapi.cluster import endpoint_address
+
+    if not endpoint_address(text):
+        raise argparse.ArgumentTypeError(f"{text!r} cannot be advertised: give an IP address that is not loopback, "
+                                         "unspecified or link-local")
+    return text
+
+
 def tls_flags_error(args: argparse.Namespace) -> str | None:
     """What is wrong with flags that make sense only together (None: nothing)."""
     given = args.tls_cert_file is not None, args.tls_private_key_file is not None
@@ -285,6 +325,7 @@ def serve_command(args: argparse.Namespace) -> int:
         authentication = Authentication(tokens, client_certificates=tls is not None and bool(tls.client_cas),
                                         anonymous=args.anonymous_auth)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
+                              watch_history_bytes=args.watch_history_bytes,
                               request_log=args.request_log, request_log_bytes=args.request_log_bytes,
                               bookmark_interval=args.bookmark_interval, event_ttl=args.event_ttl, seed=args.seed,
                               disabled_admission_plugins=args.disable_admission_plugins,
@@ -294,7 +335,9 @@ def serve_command(args: argparse.Namespace) -> int:
                               read_header_timeout=args.read_header_timeout,
                               allowed_hosts=answered_hosts(args.host, args.allowed_hosts),
                               control_api=args.control_api, authentication=authentication,
-                              storage_file=args.storage)
+                              storage_file=args.storage, service_cluster_ip_range=args.service_cluster_ip_range,
+                              service_node_port_range=args.service_node_port_range,
+                              advertise_address=args.advertise_address)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

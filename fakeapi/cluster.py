@@ -7,26 +7,39 @@ from dataclasses import dataclass, field
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
+from fakeapi.controllers.kubernetesservice import DEFAULT_ADVERTISE_ADDRESS, KubernetesService
+from fakeapi.controllers.kubernetesservice import NAME as KUBERNETES_NAME
+from fakeapi.controllers.kubernetesservice import NAMESPACE as KUBERNETES_NAMESPACE
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
+from fakeapi.kinds.customresource.cel import rules_for
+from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.daemonset import DAEMON_SET
 from fakeapi.kinds.deployment import DEPLOYMENT
+from fakeapi.kinds.endpoints import ENDPOINTS
+from fakeapi.kinds.endpoints.validation import validate_endpoint_ip
+from fakeapi.kinds.endpointslice import ENDPOINT_SLICE
 from fakeapi.kinds.event import EVENT
 from fakeapi.kinds.eventsv1 import EVENTS_V1_EVENT
+from fakeapi.kinds.horizontalpodautoscaler import HORIZONTAL_POD_AUTOSCALER, HORIZONTAL_POD_AUTOSCALER_V1
 from fakeapi.kinds.job import JOB
 from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
+from fakeapi.kinds.poddisruptionbudget import POD_DISRUPTION_BUDGET
 from fakeapi.kinds.replicaset import REPLICA_SET
 from fakeapi.kinds.replicationcontroller import REPLICATION_CONTROLLER
 from fakeapi.kinds.secret import SECRET
+from fakeapi.kinds.service import SERVICE
+from fakeapi.kinds.service.ranges import ServiceRanges
 from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
 from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
@@ -44,10 +57,11 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
-from fakeapi.registry.generic import Registry
+from fakeapi.registry.generic import Registry, WriteHooks
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
 from fakeapi.registry.scale import ScaleRegistry
+from fakeapi.registry.serviceallocation import ServiceAllocation
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
@@ -70,10 +84,20 @@ KINDS: tuple[Kind, ...] = (
     REPLICATION_CONTROLLER,
     JOB,
     CRON_JOB,
+    SERVICE,
+    ENDPOINTS,
+    ENDPOINT_SLICE,
+    POD_DISRUPTION_BUDGET,
+    HORIZONTAL_POD_AUTOSCALER,
+    HORIZONTAL_POD_AUTOSCALER_V1,
+    CUSTOM_RESOURCE_DEFINITION,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
 NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("configmaps", CONFIG_MAP_NAME)})
+# (resource, namespace, name) of what the server itself keeps: the `kubernetes` Service and its endpoints
+SERVER_OBJECTS = frozenset({(resource, KUBERNETES_NAMESPACE, KUBERNETES_NAME)
+                            for resource in ("services", "endpoints", "endpointslices")})
 
 
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
@@ -96,13 +120,26 @@ class Api:
     kinds: KindRegistry = field(init=False)  # what is served, changeable while the server runs
     pod_logs: PodLogs = field(default_factory=PodLogs)  # pods/log text, set through the control API
     restarted: bool = False  # the store came from a storage file that already held objects
+    service_ranges: ServiceRanges = field(default_factory=ServiceRanges.parse)
+    advertise_address: str | None = None  # --advertise-address
     namespace_controller: NamespaceController = field(init=False)
+    kubernetes_service: KubernetesService = field(init=False)
+    crd_controller: CustomResourceDefinitionController = field(init=False)
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
 
     def _registry_for(self, kind: Kind) -> Registry:
-        return Registry(self.store, kind, self.clock, self.ids, self.admission)
+        hooks: WriteHooks | None = None
+        if kind.storage_resource == SERVICE.storage_resource:
+            hooks = ServiceAllocation(self.store, self.service_ranges, self.ids.below)
+        return Registry(self.store, kind, self.clock, self.ids, self.admission, hooks=hooks)
+
+    def publish_address(self, host: str, port: int) -> None:
+        """The server listens at host:port: the `kubernetes` Service's endpoints name it (the advertise address
+        when one was given, or the host when endpoints may hold it)."""
+        address = self.advertise_address or (host if endpoint_address(host) else DEFAULT_ADVERTISE_ADDRESS)
+        self.kubernetes_service.publish(address, port)
 
     def start(self) -> None:
         """On the event loop, before serving: resume what the controllers left when a durable store's
@@ -143,12 +180,14 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     cannot be used)."""
     clock = clock or Clock()
     journal = SqliteJournal(config.storage_file) if config.storage_file is not None else None
-    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal)
+    store = Store(config.watch_history, config.watch_history_age, clock.monotonic, journal, config.watch_history_bytes)
     restarted_at = store.resource_version  # 0 for a new store
     seed: int | str | None = config.seed
     if restarted_at and seed is not None:  # a seeded server restarted must not draw its first uids again
         seed = f"{seed}@{restarted_at}"
-    api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at))
+    api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at),
+              service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
+              advertise_address=config.advertise_address)
     api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)
@@ -159,7 +198,27 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     api.namespace_controller = NamespaceController(
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
+    start_kubernetes_service(api)
+    api.crd_controller = CustomResourceDefinitionController(
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
+    api.store.subscribe(api.crd_controller.on_event)
+    api.crd_controller.start()
     return api
+
+
+def start_kubernetes_service(api: Api) -> None:
+    """The `kubernetes` Service in `default`, as the apiserver's bootstrap controller keeps it (until the
+    server listens, its endpoints name kube-apiserver's default port)."""
+    api.kubernetes_service = KubernetesService(
+        api.registry("services"), api.registry("endpoints"), api.registry("endpointslices", "discovery.k8s.io"),
+        str(api.service_ranges.first_ip), api.advertise_address or DEFAULT_ADVERTISE_ADDRESS)
+    api.store.subscribe(api.kubernetes_service.on_event)
+    api.kubernetes_service.sync()
+
+
+def endpoint_address(host: str) -> bool:
+    """Whether an address is one Endpoints accept (not loopback, unspecified or link-local)."""
+    return not validate_endpoint_ip(host, "")
 
 
 def start_namespace_content_controllers(api: Api) -> None:
@@ -172,6 +231,12 @@ def start_namespace_content_controllers(api: Api) -> None:
         api.store.subscribe(controller.on_event)
         for name in stored:
             controller.sync(name)
+
+
+def seed_initial_objects(api: Api) -> None:
+    """What a fresh server has: the initial namespaces (and their content) and the `kubernetes` Service."""
+    seed_namespaces(api)
+    api.kubernetes_service.sync()
 
 
 def seed_namespaces(api: Api) -> None:

@@ -9,7 +9,7 @@ from types import MappingProxyType
 
 from fakeapi.machinery.limits import MAX_BODY_BYTES
 from fakeapi.machinery.users import UserInfo
-from fakeapi.storage.store import DEFAULT_HISTORY
+from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
 
 DEFAULT_REQUEST_LOG = 1_000  # requests kept in the request log
 DEFAULT_REQUEST_LOG_BYTES = 16 * 1024 * 1024  # bodies, headers and paths together
@@ -61,7 +61,8 @@ class Authentication:
 @dataclass(frozen=True)
 class ServerConfig:
     watch_history: int = DEFAULT_HISTORY  # change events kept for watches that resume from a version
-    watch_history_age: float | None = None  # also forget changes older than this many seconds (None: never)
+    watch_history_bytes: int = DEFAULT_HISTORY_BYTES  # ... and the bytes they may hold (see store.event_size)
+    watch_history_age: float | None = DEFAULT_HISTORY_AGE  # forget changes older than this (None or 0: never)
     bookmark_interval: float = 60.0  # seconds between BOOKMARK events (upstream: about a minute)
     event_ttl: float = 3600.0  # seconds an event lives after its last write (kube-apiserver's --event-ttl)
     seed: int | None = None  # seeds uids and generated names, for reproducible runs
@@ -84,3 +85,9 @@ class ServerConfig:
     authentication: Authentication = field(default_factory=Authentication)
     # the SQLite file that keeps every object across restarts (None: objects live in memory only)
     storage_file: Path | None = None
+    # what Services are given from (kube-apiserver's --service-cluster-ip-range, --service-node-port-range)
+    service_cluster_ip_range: str = "10.96.0.0/12"
+    service_node_port_range: str = "30000-32767"
+    # the address the `kubernetes` Service's endpoints name (--advertise-address; None: the listening address
+    # when endpoints may hold it, else the server's place in the simulated network)
+    advertise_address: str | None = None

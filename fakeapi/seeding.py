@@ -9,7 +9,7 @@ from typing import Any, TypeAlias
 
 import orjson
 
-from fakeapi.cluster import NAMESPACE_CONTENT, Api
+from fakeapi.cluster import NAMESPACE_CONTENT, SERVER_OBJECTS, Api
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.jsonvalues import copy_json
 from fakeapi.machinery.types import JSON
@@ -67,10 +67,11 @@ def seed(api: Api, source: Seed) -> list[JSON]:
     """Create every object (namespaces first, otherwise in order) and return them as stored.
 
     Namespaces that exist already are kept as they are, what the controllers made in every namespace (its
-    `default` ServiceAccount, `kube-root-ca.crt`) is replaced by the seeded object, and
-    `metadata.resourceVersion` is dropped, so a dump seeds back into a fresh server. A `status` in a seeded
-    object is written afterwards through the status subresource, as a controller or the kubelet would write
-    it (the create pipeline alone resets it). Not atomic: objects created before a failing one stay.
+    `default` ServiceAccount, `kube-root-ca.crt`) and the server's `kubernetes` Service and endpoints are
+    replaced by the seeded object, and `metadata.resourceVersion` is dropped, so a dump seeds back into a
+    fresh server. A `status` in a seeded object is written afterwards through the status subresource, as a
+    controller or the kubelet would write it (the create pipeline alone resets it). Not atomic: objects
+    created before a failing one stay.
     """
     objects = load_objects(source)
     ordered = [o for o in objects if o.get("kind") == "Namespace"] + \
@@ -90,7 +91,8 @@ def seed_one(api: Api, obj: JSON) -> JSON:
     exists = bool(name) and registry.store.exists(registry.key(namespace, name))
     if exists and registry.info.resource == "namespaces":
         return registry.get("", name)  # default, kube-system...: already there
-    if exists and (registry.info.resource, name) in NAMESPACE_CONTENT:
+    if exists and ((registry.info.resource, name) in NAMESPACE_CONTENT
+                   or (registry.info.resource, namespace, name) in SERVER_OBJECTS):
         if isinstance(meta, dict):
             meta.pop("uid", None)  # the object made here keeps its own
         return copy_json(registry.update(namespace, name, body, WriteOptions()))  # type: ignore[no-any-return]

@@ -62,6 +62,7 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
         except (OSError, UnicodeError) as error:  # UnicodeError: a host name IDNA cannot encode
             raise bind_error(error, host, port) from None
         url = f"{'https' if tls is not None else 'http'}://{_url_host(host)}:{site.port}"
+        api.publish_address(host, site.port)
         if kubeconfig is not None:
             try:
                 write_kubeconfig(kubeconfig, url, tls.trusted if tls is not None else None,

@@ -311,7 +311,8 @@ def _json_fields(structs: GoStructs, package: Package, struct: GoType, inline: d
     """The struct's fields as JSON sees them: (json name, package and type declaring it, Go type, tags,
     protobuf number), with the fields of inline embedded structs. An embedded struct with a protobuf
     number of its own is a nested message in protobuf: `inline` gets its number and the JSON names of
-    its fields (whose numbers are the nested message's)."""
+    its fields (whose numbers are the nested message's); one without (TypeMeta) is not in the message,
+    and its fields have no number."""
     out: list[Field] = []
     assert struct.fields is not None
     for field_name, go_type, tags in struct.fields:
@@ -327,7 +328,9 @@ def _json_fields(structs: GoStructs, package: Package, struct: GoType, inline: d
             fields = _json_fields(structs, embedded[0], embedded[1], {})
             if number is not None:
                 inline[str(number)] = [field[0] for field in fields]
-            out.extend(fields)
+                out.extend(fields)
+            else:  # not in the message at all (TypeMeta: the protobuf envelope carries apiVersion and kind)
+                out.extend((*field[:5], None) for field in fields)
             continue
         out.append((json_name or field_name or go_type.rsplit(".", 1)[-1], package, struct, go_type, tags, number))
     return out

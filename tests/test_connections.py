@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
@@ -184,3 +185,23 @@ def test_sigterm_ends_streams_and_uploads_at_once_and_exits_0(start: Callable[[s
         os.kill(process.pid, signal.SIGTERM)
         assert process.wait(5) == 0  # it waited 60 s for an upload and 122 s for a log stream
         receive_all(sock)  # and the client's connection is closed
+
+
+def test_sigterm_stops_a_long_clock_advance_and_exits_0() -> None:
+    """A million seconds of 5 simulated nodes is half a million lease writes: the advance runs in slices,
+    so SIGTERM gets through and ends it."""
+    control = "X-Fakeapi-Control: 1\r\nContent-Type: application/json\r\n"
+    with serve("--nodes", "5", "--request-timeout", "600") as (process, url), closing(connect(url)) as sock:
+        freeze = b'{"frozen": true}'
+        sock.sendall(request("/fakeapi/v1/clock", "POST", control + f"Content-Length: {len(freeze)}\r\n", freeze))
+        assert receive_headers(sock).startswith(b"HTTP/1.1 200 OK\r\n")
+        advance = b'{"advanceSeconds": 1000000}'
+        with closing(connect(url)) as advancing:
+            advancing.sendall(request("/fakeapi/v1/clock", "POST", control + f"Content-Length: {len(advance)}\r\n",
+                                      advance))
+            with urllib.request.urlopen(url + "/readyz", timeout=SECONDS) as response:  # answered meanwhile
+                assert response.read() == b"ok"
+            time.sleep(0.3)  # well into the advance
+            os.kill(process.pid, signal.SIGTERM)
+            assert process.wait(5) == 0
+            receive_all(advancing)

@@ -24,6 +24,7 @@ V3_DOCUMENT = v3_document("api/v1")
 V3 = json.loads((DOCUMENTS_DIR / V3_DOCUMENT).read_text())
 COORDINATION = json.loads((DOCUMENTS_DIR / v3_document("apis/coordination.k8s.io/v1")).read_text())
 EVENTS = json.loads((DOCUMENTS_DIR / v3_document("apis/events.k8s.io/v1")).read_text())
+APIEXTENSIONS = json.loads((DOCUMENTS_DIR / v3_document("apis/apiextensions.k8s.io/v1")).read_text())
 V2 = json.loads((DOCUMENTS_DIR / V2_DOCUMENT).read_text())
 SCHEMAS = V3["components"]["schemas"]
 KINDS = ("Pod", "Namespace", "Event", "Node", "Binding")
@@ -123,6 +124,13 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": ["delete", "get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/scale": ["get", "patch", "put"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}/status": ["get", "patch", "put"],
+        "/api/v1/services": ["get"],
+        "/api/v1/namespaces/{namespace}/services": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/services/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/services/{name}/status": ["get", "patch", "put"],
+        "/api/v1/endpoints": ["get"],
+        "/api/v1/namespaces/{namespace}/endpoints": ["delete", "get", "post"],
+        "/api/v1/namespaces/{namespace}/endpoints/{name}": ["delete", "get", "patch", "put"],
     }
     assert {path: sorted(set(item) - {"parameters"}) for path, item in COORDINATION["paths"].items()} == {
         "/apis/coordination.k8s.io/v1/leases": ["get"],
@@ -257,7 +265,7 @@ def test_deleting_an_event_is_documented_to_answer_a_status_and_a_pod_the_pod() 
 def refs(node: Any) -> Iterator[str]:
     if isinstance(node, dict):
         for key, value in node.items():
-            if key == "$ref":
+            if key == "$ref" and isinstance(value, str):  # (JSONSchemaProps has a property named $ref)
                 yield value
             else:
                 yield from refs(value)
@@ -349,9 +357,11 @@ async def discovery_url(client: Any) -> str:
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
-    assert list(body["paths"]) == ["api/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
-                                   "apis/authorization.k8s.io/v1", "apis/batch/v1", "apis/coordination.k8s.io/v1",
-                                   "apis/events.k8s.io/v1"]
+    assert list(body["paths"]) == [
+        "api/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
+        "apis/authorization.k8s.io/v1",
+        "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/coordination.k8s.io/v1",
+        "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 

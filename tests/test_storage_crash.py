@@ -7,10 +7,12 @@ from __future__ import annotations
 import asyncio
 import os
 import select
+import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,8 @@ import orjson
 import pytest
 
 from fakeapi.cli import main
+from fakeapi.storage.sqlite import SqliteJournal
+from fakeapi.storage.store import Store
 
 # no simulated cluster: the burst's writes are the only ones to its pods
 FAKEAPI = [sys.executable, "-m", "fakeapi", "serve", "--port", "0", "--simulate", "none"]
@@ -131,9 +135,14 @@ async def test_every_acknowledged_write_survives_kill_9(tmp_path: Path) -> None:
             params = {"watch": "true", "resourceVersion": str(last_acknowledged - 1)}
             async with http.get(url + PODS, params=params) as response:
                 assert response.status == 200
-                assert orjson.loads(await response.content.readline()) == {"type": "ERROR", "object": {
+                error = orjson.loads(await response.content.readline())
+                # the oldest version kept is the one the server started from, before it put its new port in
+                # the `kubernetes` Service and endpoints
+                message, oldest = error["object"].pop("message").rsplit(" ", 1)
+                assert message == f"too old resource version: {last_acknowledged - 1}"
+                assert last_acknowledged <= int(oldest.strip("()")) <= restarted_at
+                assert error == {"type": "ERROR", "object": {
                     "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
-                    "message": f"too old resource version: {last_acknowledged - 1} ({restarted_at})",
                     "reason": "Expired", "code": 410}}
             params = {"watch": "true", "resourceVersion": str(restarted_at), "timeoutSeconds": "5"}
             async with http.get(url + PODS, params=params) as response:
@@ -178,3 +187,54 @@ def test_a_storage_flag_of_another_form_is_a_usage_error(flag: str, capsys: pyte
     assert exited.value.code == 2
     assert capsys.readouterr().err.endswith(f"error: argument --storage: {flag!r} is not a storage: give memory "
                                             f"or sqlite:PATH\n")
+
+
+def frame_offset(number: int, page_size: int = 4096) -> int:
+    """Where frame `number` (1-based) of a write-ahead log starts: after the 32-byte header, frames of a
+    24-byte header and a page each."""
+    return 32 + (number - 1) * (24 + page_size)
+
+
+async def test_a_write_ahead_log_damaged_after_a_crash_stops_the_start_instead_of_losing_writes(
+        tmp_path: Path) -> None:
+    path = tmp_path / "fakeapi.db"
+    server, url = start(path)
+    try:
+        async with aiohttp.ClientSession() as http:
+            for index in range(6):  # a transaction each, acknowledged
+                async with http.post(url + PODS, json=pod(f"web-{index}")) as response:
+                    assert response.status == 201
+        assert stop(server, signal.SIGKILL) == -signal.SIGKILL
+    finally:
+        if server.poll() is None:
+            stop(server, signal.SIGKILL)
+    wal = tmp_path / "fakeapi.db-wal"
+    log = bytearray(wal.read_bytes())
+    assert len(log) >= frame_offset(8)  # (the start's namespaces and their content, then the six pods)
+    log[frame_offset(3) + 24 + 100] ^= 0xFF  # a bit flipped inside a page, in the middle of the log
+    wal.write_bytes(bytes(log))
+    code, stderr = refused(path)
+    assert code == 1 and stderr.count("\n") == 1
+    assert stderr.startswith(f"fakeapi: {wal} is damaged: its frame 3 does not check out and ")
+    assert stderr.endswith(f" committed transaction(s) follow it, so SQLite would silently drop writes fakeapi "
+                           f"acknowledged; keep copies of {path} and {wal}, then either open {path} once with the "
+                           f"sqlite3 shell (which keeps the writes before the damage) or pass another file to "
+                           f"--storage\n")
+    assert wal.read_bytes() == bytes(log)  # left as it was
+
+
+def test_a_read_only_file_stops_the_start_with_one_line(tmp_path: Path) -> None:
+    """As its owner would see it: as root (who may write anything) the server runs as nobody."""
+    folder = Path(tempfile.mkdtemp(prefix="fakeapi-read-only-"))  # (pytest's folders are root's alone)
+    try:
+        path = folder / "fakeapi.db"
+        Store(journal=SqliteJournal(path)).close()
+        path.chmod(0o444)
+        folder.chmod(0o777)
+        as_nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] if os.geteuid() == 0 else []
+        done = subprocess.run([*as_nobody, *FAKEAPI, "--storage", f"sqlite:{path}"], capture_output=True, text=True,
+                              timeout=SECONDS, cwd=folder)
+        assert (done.returncode, done.stderr) == (1, f"fakeapi: {path} is read-only: fakeapi writes every change to "
+                                                     f"it; make it writable, or pass another file to --storage\n")
+    finally:
+        shutil.rmtree(folder)

@@ -4,7 +4,9 @@ expired lease removes it (no admission, no finalizers; watchers get DELETED), on
 frozen clock keeps every event, `advance(3600)` expires the hour's.
 
 Every event has the same time to live, so they expire in the order of their last writes: one ordered map
-and one clock timer (for the next to expire) cover them all.
+and one clock timer (for the next to expire) cover them all. A timer deletes at most EXPIRE_BATCH events
+and sets the next for the rest, so that a backlog (after a long clock advance) leaves room for requests;
+one whose delete fails (a storage failure) is tried again by the clock, the event still due.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from fakeapi.storage.store import Event, Store
 
 RESOURCE = "events"
 DEFAULT_TTL_SECONDS = 3600.0
+EXPIRE_BATCH = 100  # events deleted per turn
 
 
 class EventTTL:
@@ -65,15 +68,17 @@ class EventTTL:
             self._timer = self.clock.call_later(due - self.clock.monotonic(), self._expire)
 
     def _expire(self) -> None:
-        self._timer = None
         now = self.clock.monotonic()
-        while self._expiry:
+        for _ in range(EXPIRE_BATCH):
+            if not self._expiry:
+                break
             key, due = next(iter(self._expiry.items()))
             if due > now:
                 break
-            del self._expiry[key]
             try:
-                self.store.delete(ObjectKey(RESOURCE, *key))
+                self.store.delete(ObjectKey(RESOURCE, *key))  # (raises, leaving the event due, if not stored)
             except NotFound:
                 pass
+            self._expiry.pop(key, None)
+        self._timer = None
         self._arm()

@@ -3,17 +3,22 @@
 Every body is held to the limits of `fakeapi.machinery.limits` (size, nesting), YAML also to the alias
 rule of `fakeapi.machinery.yamlload`. `Content-Encoding` is ignored, as upstream ignores it: the app
 reads bodies as sent (`auto_decompress=False`), so a gzip body is a JSON parse error, not a 500.
+
+YAML is parsed with libyaml where PyYAML has it, and a YAML body over OFF_LOOP_BYTES in a worker thread:
+a 3 MiB document takes about a second to parse, and other requests are answered meanwhile.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import asyncio
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import orjson
 from aiohttp import web
 
 from fakeapi.http.keys import config_key
-from fakeapi.machinery.decode import Decoder, parse_keeping_repeats
+from fakeapi.machinery.decode import BodyDecoder, parse_keeping_repeats
 from fakeapi.machinery.errors import BadRequest, UnsupportedMediaType
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.patch import APPLY_PATCH, PATCH_TYPES
@@ -24,6 +29,15 @@ if TYPE_CHECKING:
 
 PROTOBUF = "application/vnd.kubernetes.protobuf"
 _BODY_TYPES = ("application/json", "application/yaml", PROTOBUF)
+OFF_LOOP_BYTES = 64 * 1024  # YAML bodies larger than this are parsed off the event loop
+T = TypeVar("T")
+
+
+async def parse_yaml(raw: bytes, parse: Callable[[bytes], T]) -> T:
+    """`parse(raw)`: at once for a small body, in a worker thread for a large one (the loop carries on)."""
+    if len(raw) > OFF_LOOP_BYTES:
+        return await asyncio.to_thread(parse, raw)
+    return parse(raw)
 
 
 def media_type(request: web.Request) -> str:
@@ -33,21 +47,25 @@ def media_type(request: web.Request) -> str:
 
 
 async def read_object(request: web.Request) -> Any:
-    """The decoded body of a create or update: JSON, YAML, or protobuf (for the kinds kubectl sends so)."""
+    """The decoded body of a create or update: JSON, YAML, or protobuf (of a kind the server serves)."""
     kind = media_type(request)
     raw = await request.read()
     if kind in ("", "application/json", "*/*"):
         return parse_json(raw)
     if kind == "application/yaml":
-        return load_yaml(raw, _max_bytes(request))
+        return await _load_yaml(request, raw)
     if kind == PROTOBUF:
-        from fakeapi.http.protobuf import decode_k8s_protobuf  # on first use: most clients send JSON
-
-        return decode_k8s_protobuf(raw)
+        return _protobuf(request, raw)
     raise unsupported(_BODY_TYPES)
 
 
-async def repeated_key_errors(request: web.Request, decoder: Decoder) -> list[str] | None:
+def _protobuf(request: web.Request, raw: bytes) -> Any:
+    from fakeapi.http.protobuf import decode_k8s_protobuf, served_kind  # on first use: most clients send JSON
+
+    return decode_k8s_protobuf(raw, served_kind(request.app))
+
+
+async def repeated_key_errors(request: web.Request, decoder: BodyDecoder) -> list[str] | None:
     """Upstream's strict decoding errors of a create or update body (read, and held to the limits,
     already) that repeats a key in an object: they replace the unknown fields the decode finds, in
     upstream's order. None when no key repeats, the usual case (then decode's unknown fields are all
@@ -59,8 +77,8 @@ async def repeated_key_errors(request: web.Request, decoder: Decoder) -> list[st
         tree = parse_keeping_repeats(raw)
         return None if tree is None else decoder.strict_errors(tree)
     if kind == "application/yaml":
-        repeated = yaml_repeated_keys(raw)
-        return None if repeated is None else [repeated, *decoder.strict_errors(load_yaml(raw, _max_bytes(request)))]
+        repeated = await parse_yaml(raw, yaml_repeated_keys)
+        return None if repeated is None else [repeated, *decoder.strict_errors(await _load_yaml(request, raw))]
     return None
 
 
@@ -69,7 +87,7 @@ def yaml_repeated_keys(raw: bytes) -> str | None:
     `line 4: key "name" already set in map` per key, at the value's line), or None."""
     import yaml
 
-    loader = yaml.SafeLoader(raw)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(raw)  # libyaml composes the nodes, where it is there
     lines: list[str] = []
     try:
         root = loader.get_single_node()
@@ -82,7 +100,7 @@ def yaml_repeated_keys(raw: bytes) -> str | None:
     return "yaml: unmarshal errors:\n  " + "\n  ".join(lines) if lines else None
 
 
-def _repeated_yaml_keys(loader: yaml.SafeLoader, node: yaml.Node, lines: list[str]) -> None:
+def _repeated_yaml_keys(loader: yaml.SafeLoader | yaml.CSafeLoader, node: yaml.Node, lines: list[str]) -> None:
     import yaml
 
     if isinstance(node, yaml.MappingNode):
@@ -110,21 +128,25 @@ def _go_value(key: Any) -> str:
     return "<nil>" if key is None else str(key)
 
 
-async def read_patch(request: web.Request) -> tuple[str, Any]:
+async def read_patch(request: web.Request, accepted: tuple[str, ...] = PATCH_TYPES) -> tuple[str, Any]:
+    """A PATCH body of one of the `accepted` content types (custom resources take no strategic merge patch)."""
     kind = media_type(request)
-    if kind not in PATCH_TYPES:
-        raise unsupported(PATCH_TYPES)
+    if kind not in accepted:
+        raise unsupported(accepted)
     raw = await request.read()
-    return kind, load_yaml(raw, _max_bytes(request)) if kind == APPLY_PATCH else parse_json(raw)
+    return kind, await _load_yaml(request, raw) if kind == APPLY_PATCH else parse_json(raw)
 
 
-async def read_optional_json(request: web.Request) -> Any:
-    """DeleteOptions and similar: an empty body means none."""
+async def read_optional_object(request: web.Request) -> Any:
+    """DeleteOptions: JSON, YAML or protobuf (typed clients send it so); an empty body means none."""
     raw = await request.read()
     if not raw.strip():
         return None
-    if media_type(request) == "application/yaml":
-        return load_yaml(raw, _max_bytes(request))
+    kind = media_type(request)
+    if kind == "application/yaml":
+        return await _load_yaml(request, raw)
+    if kind == PROTOBUF:
+        return _protobuf(request, raw)
     return parse_json(raw)
 
 
@@ -135,6 +157,11 @@ def parse_json(raw: bytes) -> Any:
         return load_json(raw)
     except ValueError as error:
         raise BadRequest(f"couldn't get version/kind; json parse error: {error}") from None
+
+
+async def _load_yaml(request: web.Request, raw: bytes) -> Any:
+    max_bytes = _max_bytes(request)
+    return await parse_yaml(raw, lambda text: load_yaml(text, max_bytes))
 
 
 def _max_bytes(request: web.Request) -> int:

@@ -13,17 +13,20 @@ from typing import Any
 import orjson
 from aiohttp import web
 
-from fakeapi.cluster import Api, seed_namespaces
-from fakeapi.http.bodies import media_type
+from fakeapi.cluster import Api, seed_initial_objects
+from fakeapi.http.access import CONTROL_HEADER
+from fakeapi.http.authentication import user_of
+from fakeapi.http.bodies import media_type, parse_yaml
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
 from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, state_followers_key, watch_hub_key
 from fakeapi.http.responses import json_response
 from fakeapi.machinery.clock import OUT_OF_RANGE, Clock, in_range, parse_rfc3339, shifted
-from fakeapi.machinery.errors import BadRequest, NotFound
+from fakeapi.machinery.errors import BadRequest, Forbidden, NotFound
 from fakeapi.machinery.labels import parse_label_selector
 from fakeapi.machinery.limits import load_json
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import ANONYMOUS
 from fakeapi.machinery.yamlload import load_yaml_all
 from fakeapi.podlogs import LogsSnapshot
 from fakeapi.registry.generic import Registry
@@ -66,7 +69,7 @@ def reset(app: web.Application, seed: int | None = None) -> None:
     app[request_log_key].clear()
     api.clock.reset()
     api.ids.reseed(seed)
-    seed_namespaces(api)
+    seed_initial_objects(api)
     for follower in app.get(state_followers_key, ()):
         follower.after_reset()
 
@@ -129,9 +132,14 @@ def clock_state(clock: Clock) -> JSON:
     return {"now": iso_time(clock.now()), "frozen": clock.frozen}
 
 
-def change_clock(clock: Clock, body: Any) -> JSON:
+async def change_clock(clock: Clock, body: Any) -> JSON:
     """Apply `{"frozen": bool, "now": time, "advanceSeconds": n}`: freeze or unfreeze, set, then advance.
-    Checked whole before any of it is applied: the clock stays within the years RFC 3339 can write."""
+    Checked whole before any of it is applied: the clock stays within the years RFC 3339 can write.
+
+    The advance fires the timers due in slices, answering other requests between them; it is as long as
+    the timers due (the simulated cluster's: a lease renewal per node every 10 simulated seconds, a node
+    monitor pass every 5), and bound by the request timeout: cut there (504), the clock stays at the last
+    timer fired."""
     if not isinstance(body, dict):
         raise BadRequest("the clock body must be a JSON object")
     unknown = set(body) - {"frozen", "now", "advanceSeconds"}
@@ -153,7 +161,7 @@ def change_clock(clock: Clock, body: Any) -> JSON:
     if when is not None and frozen is not True:
         clock.set(when)
     if advance:
-        clock.advance(advance)
+        await clock.advance_in_slices(advance)
     return clock_state(clock)
 
 
@@ -231,7 +239,8 @@ async def seed_handler(request: web.Request) -> web.Response:
         if not isinstance(source, dict | list):
             raise BadRequest("seed a JSON object, a List or an array of objects")
     else:
-        source = load_yaml_all(raw, request.app[config_key].max_body_bytes)
+        max_bytes = request.app[config_key].max_body_bytes
+        source = await parse_yaml(raw, lambda text: load_yaml_all(text, max_bytes))
     created = seed(request.app[api_key], source)
     return json_response({"kind": "List", "apiVersion": "v1", "metadata": {}, "items": created}, status=201)
 
@@ -322,10 +331,17 @@ async def get_clock(request: web.Request) -> web.Response:
 
 async def post_clock(request: web.Request) -> web.Response:
     body = _json_body(await request.read(), {})
-    return json_response(change_clock(request.app[api_key].clock, body))
+    return json_response(await change_clock(request.app[api_key].clock, body))
 
 
 async def list_requests(request: web.Request) -> web.Response:
+    """The request log, to those who may read what clients sent: with the control header, which no web page
+    can send, and, on a server that checks credentials, as an authenticated user."""
+    if CONTROL_HEADER not in request.headers:
+        raise Forbidden(f"reading the request log takes the header {CONTROL_HEADER}: 1 (the log holds what "
+                        f"clients sent; web pages cannot send the header to another site)")
+    if request.app[config_key].authentication.checks_credentials and user_of(request) == ANONYMOUS:
+        raise Forbidden(f'forbidden: User "{ANONYMOUS.username}" cannot get path "{request.path}"', {})
     filters = {key: request.query.get(key) for key in ("verb", "resource", "subresource", "namespace", "name",
                                                         "method", "user")}
     entries = request.app[request_log_key].entries(**filters)

@@ -25,6 +25,7 @@ from fakeapi.http.served import served_resources
 from fakeapi.kinds.kind import ResourceInfo, SubresourceInfo
 from fakeapi.machinery.errors import NotAcceptable, NotFound
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.versions import version_priority
 
 AGGREGATED_GROUP = "apidiscovery.k8s.io"
 AGGREGATED_KIND = "APIGroupDiscoveryList"
@@ -103,6 +104,8 @@ def group_versions(infos: Iterable[ResourceInfo]) -> dict[str, list[str]]:
             versions = groups.setdefault(info.group, [])
             if info.version not in versions:
                 versions.append(info.version)
+    for versions in groups.values():
+        versions.sort(key=version_priority)  # the preferred version first
     return groups
 
 

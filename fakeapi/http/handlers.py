@@ -5,15 +5,16 @@ from __future__ import annotations
 from aiohttp import web
 
 from fakeapi.cluster import Api
-from fakeapi.http.bodies import read_object, read_optional_json, read_patch, repeated_key_errors
+from fakeapi.http.bodies import read_object, read_optional_object, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
+from fakeapi.http.largepatches import computed_ahead
 from fakeapi.http.listing import delete_collection as delete_listed
 from fakeapi.http.listing import get_one, list_or_watch
 from fakeapi.http.pretty import indented
-from fakeapi.http.responses import json_response
+from fakeapi.http.responses import KIND_WARNINGS, json_response
 from fakeapi.http.versioninfo import VERSION
 from fakeapi.machinery.errors import MethodNotAllowed, UnsupportedMediaType
-from fakeapi.machinery.patch import APPLY_PATCH
+from fakeapi.machinery.patch import APPLY_PATCH, CUSTOM_RESOURCE_PATCH_TYPES, PATCH_TYPES
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
@@ -44,6 +45,8 @@ def _registry(request: web.Request) -> Registry:
     namespaced_path = "namespace" in request.match_info
     if registry.info.namespaced != namespaced_path and not (registry.info.namespaced and request.method == "GET"):
         raise MethodNotAllowed.on_path()
+    if registry.kind.warnings:
+        request[KIND_WARNINGS] = registry.kind.warnings
     return registry
 
 
@@ -106,7 +109,7 @@ async def patch(request: web.Request) -> web.Response:
 
 async def delete(request: web.Request) -> web.Response:
     registry = _registry(request)
-    body = await read_optional_json(request)
+    body = await read_optional_object(request)
     options = DeleteOptions.parse(body, request.query)
     obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
     if gone and not registry.info.returns_deleted_object:
@@ -114,6 +117,11 @@ async def delete(request: web.Request) -> web.Response:
                              warnings=options.warnings)
     accepted = not gone and options.orphan_dependents is False
     return json_response(obj, status=202 if accepted else 200, warnings=options.warnings)
+
+
+def _patch_types(registry: Registry | ScaleRegistry) -> tuple[str, ...]:
+    kind = registry.objects.kind if isinstance(registry, ScaleRegistry) else registry.kind
+    return PATCH_TYPES if kind.strategic_merge_patch else CUSTOM_RESOURCE_PATCH_TYPES
 
 
 def success_status(resource: str, group: str, deleted: JSON) -> JSON:
@@ -161,7 +169,7 @@ async def _write_options(request: web.Request, registry: Registry | ScaleRegistr
 
 
 async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> web.Response:
-    content_type, patch_body = await read_patch(request)
+    content_type, patch_body = await read_patch(request, _patch_types(registry))
     name = request.match_info["name"]
     if content_type == APPLY_PATCH:
         from fakeapi.registry.apply import server_side_apply
@@ -175,5 +183,7 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
     from fakeapi.registry.patchers import patcher_for  # the patch machinery loads on the first PATCH
 
     patcher = patcher_for(content_type, registry.patch_tree, options.field_validation)
+    patcher = await computed_ahead(registry, _namespace(request), name, patcher, patch_body,
+                                   len(await request.read()))
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
     return json_response(patched, warnings=options.warnings)

@@ -105,10 +105,10 @@ async def get_one(request: web.Request, registry: Registry, namespace: str, name
 
 async def delete_collection(request: web.Request, registry: Registry, namespace: str) -> web.Response:
     """Delete every object the list options select; answer with the list as it was before (upstream)."""
-    from fakeapi.http.bodies import read_optional_json
+    from fakeapi.http.bodies import read_optional_object
 
     options = parse_list_options(request.query, registry.kind.field_labels)
-    delete_options = DeleteOptions.parse(await read_optional_json(request), request.query)
+    delete_options = DeleteOptions.parse(await read_optional_object(request), request.query)
     page = await list_page(request.app[watch_hub_key], registry, namespace or None, options)
     listed = [orjson.loads(data) for data in page.items]
     for obj in listed:

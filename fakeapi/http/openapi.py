@@ -31,7 +31,7 @@ from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.schema.definitions import KUBERNETES_1_32, Definitions
 from fakeapi.machinery.types import JSON
 from fakeapi.openapi import V2_DOCUMENT, v3_document, v3_group_version
-from fakeapi.openapi.build import build_documents
+from fakeapi.openapi.build import Memo, build_documents
 
 JSON_TYPE = "application/json"
 # kube-openapi's protobuf forms of /openapi/v2: both are answered with the second as Content-Type
@@ -64,16 +64,36 @@ class OpenApiDocuments:
     """The documents of one server, built from what it serves when first asked for, and built again
     after the served kinds change."""
 
-    def __init__(self, served: Callable[[], list[ResourceInfo]], definitions: Definitions) -> None:
+    def __init__(self, served: Callable[[], list[ResourceInfo]], definitions: Definitions,
+                 published: Callable[[str], JSON | None] = lambda name: None) -> None:
         self._served = served
         self._definitions = definitions
+        self._published = published
         self._documents: dict[Path, Document] = {}
         self._built: dict[Path, JSON] | None = None
+        # a group version's document by what it was built from, so a change (a CRD added) rebuilds only the
+        # documents of the group versions it changed
+        self._previous: dict[Path, tuple[bytes, Document]] = {}
+        self._sources: dict[Path, bytes] = {}
+        self._memo: Memo = {}  # upstream's definitions as published, built once
 
     def forget(self) -> None:
         """What is served changed: build the documents anew when next asked for."""
         self._built = None
+        for relative, document in self._documents.items():
+            source = self._sources.get(relative)
+            if source is not None:
+                self._previous[relative] = (source, document)
         self._documents.clear()
+
+    def _fixed(self, name: str) -> bool:
+        """Whether a definition is upstream's (never changes) rather than one a served kind publishes."""
+        return self._published(name) is None
+
+    def _lookup(self, name: str) -> JSON:
+        """A definition: one a served kind publishes (a custom resource's), else upstream's."""
+        published = self._published(name)
+        return published if published is not None else self._definitions.raw(name)
 
     @property
     def group_versions(self) -> list[str]:
@@ -82,11 +102,27 @@ class OpenApiDocuments:
     def get(self, relative: Path, now: datetime) -> Document:
         document = self._documents.get(relative)
         if document is None:
-            if self._built is None:
-                self._built = build_documents(self._served(), self._definitions.raw,
-                                              self._definitions.kubernetes_version)
-            document = self._documents[relative] = Document.of(orjson.dumps(self._built[relative]), now)
+            source = self._source(relative)
+            previous = self._previous.get(relative)
+            if previous is not None and previous[0] == source:
+                document = previous[1]
+            else:
+                if self._built is None:
+                    self._built = {}
+                if relative not in self._built:
+                    self._built.update(build_documents(self._served(), self._lookup,
+                                                       self._definitions.kubernetes_version, only=relative,
+                                                       memo=self._memo, fixed=self._fixed))
+                document = Document.of(orjson.dumps(self._built[relative]), now)
+            self._documents[relative] = document
+            self._sources[relative] = source
         return document
+
+    def _source(self, relative: Path) -> bytes:
+        """What a v3 document is built from: its resources and the definitions they publish (v2: everything)."""
+        infos = [info for info in self._served()
+                 if relative == V2_DOCUMENT or v3_document(v3_group_version(info.group, info.version)) == relative]
+        return orjson.dumps([[repr(info), self._published(info.definition)] for info in infos])
 
     def v3_discovery(self, now: datetime) -> Document:
         documents = {group_version: self.get(v3_document(group_version), now)
@@ -224,7 +260,8 @@ async def openapi_v2(request: web.Request) -> web.Response:
 
 
 def setup_openapi_routes(app: web.Application, router: GuardedRouter) -> None:
-    documents = app[openapi_key] = OpenApiDocuments(lambda: served_resources(app), KUBERNETES_1_32)
+    kinds = app[api_key].kinds
+    documents = app[openapi_key] = OpenApiDocuments(lambda: served_resources(app), KUBERNETES_1_32, kinds.published)
     app[api_key].kinds.listen(documents.forget)
     # kube-openapi's handlers write the documents as they are: no pretty printing
     router.add_get("/openapi/v2", openapi_v2, negotiated=False)

@@ -13,7 +13,7 @@ from aiohttp import web
 from fakeapi.http.keys import api_key
 from fakeapi.http.requestlog import record_status
 from fakeapi.machinery import fielderrors as fe
-from fakeapi.machinery.clock import MIN_TIME, Clock, parse_rfc3339, shifted
+from fakeapi.machinery.clock import MIN_TIME, Clock, parse_rfc3339, rfc3339_micro, shifted
 from fakeapi.machinery.errors import BadRequest, Invalid, NotFound
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import ContainerLog, PodLogs
@@ -141,7 +141,7 @@ def first_line(log: ContainerLog, options: LogOptions, now: datetime) -> int:
 
 def _kubelet_time(when: datetime) -> str:
     # the kubelet writes RFC 3339 with exactly nine fractional digits
-    return when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond:06d}000Z"
+    return rfc3339_micro(when)[:-1] + "000Z"
 
 
 def choose_instance(pod: JSON, container: str, previous: bool, logs: PodLogs) -> ContainerLog:

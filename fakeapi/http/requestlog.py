@@ -2,15 +2,22 @@
 answered.
 
 It is bounded in entries and in bytes, and each body is kept up to BODY_LIMIT (the entry says how long it
-was). Credentials never enter it: `Authorization` headers, bearer tokens in WebSocket protocols and the
-values of a Secret's `data` and `stringData` are recorded as `<redacted>`.
+was). Credentials never enter it; recorded as `<redacted>` are:
+- `Authorization` headers and bearer tokens in WebSocket protocols;
+- a TokenReview's `spec.token`;
+- the values of a Secret's `data` and `stringData`, also inside the `kubectl.kubernetes.io/last-applied-
+  configuration` annotation that `kubectl apply` writes: in a write to `secrets` (an object, a patch, or a
+  list of them that the server refuses), and in a Secret or a list holding Secrets sent anywhere else.
+A body of those writes that is not JSON (YAML, protobuf) is redacted whole; elsewhere such a body is kept.
+Reading the log (GET /fakeapi/v1/requests) takes the control header, and credentials when the server checks
+them (fakeapi.http.control).
 """
 
 from __future__ import annotations
 
 import base64
 from collections import deque
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -32,6 +39,8 @@ REDACTED = "<redacted>"
 _CREDENTIAL_HEADERS = ("authorization", "proxy-authorization")
 _WEBSOCKET_TOKEN = "base64url.bearer.authorization.k8s.io."  # a bearer token sent as a WebSocket protocol
 _SECRET_FIELDS = ("data", "stringData")
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+_WRITES = frozenset({"POST", "PUT", "PATCH"})
 
 
 @dataclass(slots=True, eq=False)
@@ -159,8 +168,17 @@ class RequestLog:
 
     def set_body(self, entry: RecordedRequest, body: bytes) -> None:
         """Keep `body` in `entry`: redacted where it holds credentials, and cut at BODY_LIMIT."""
-        if "/secrets" in entry.path and entry.resource == "secrets":
-            body = _without_secret_values(body)
+        self._keep_body(entry, _without_credentials_in_body(entry, body))
+
+    def set_object_body(self, entry: RecordedRequest, body: JSON) -> None:
+        """`set_body` for a body the server sends itself (the simulated components'), encoded here."""
+        path = entry.path
+        if body.get("kind") == "Secret" or "items" in body or "/secrets" in path or "/tokenreviews" in path:
+            self.set_body(entry, orjson.dumps(body))
+        else:  # nothing to redact: no need to parse it back
+            self._keep_body(entry, orjson.dumps(body))
+
+    def _keep_body(self, entry: RecordedRequest, body: bytes) -> None:
         entry.body = body[:BODY_LIMIT]
         entry.body_size = len(body)
         if entry._kept:  # (other requests may have pushed it out while its body was read)
@@ -217,39 +235,107 @@ def _without_credentials(headers: CIMultiDictProxy[str]) -> CIMultiDictProxy[str
     return CIMultiDictProxy(redacted)
 
 
-def _without_secret_values(body: bytes) -> bytes:
-    """A Secret write's body with the values of `data` and `stringData` redacted: in an object (create,
-    update, merge patch), or in a JSON patch's operations. A body that is not JSON is kept out whole."""
+def _without_credentials_in_body(entry: RecordedRequest, body: bytes) -> bytes:
+    """The body as the log keeps it (see the module's docstring); the very bytes sent when nothing is redacted."""
+    if not body or entry.method not in _WRITES:
+        return body
+    path = entry.path
+    if "/secrets" in path and entry.resource == "secrets":
+        return _redacted_json(body, _redact_secret_write)
+    if "/tokenreviews" in path and entry.resource == "tokenreviews":
+        return _redacted_json(body, _redact_token_review)
     try:
         value = load_json(body)
     except ValueError:
-        return REDACTED.encode() if body else body
-    if isinstance(value, dict):
-        _redact_secret(value)
-    elif isinstance(value, list):  # a JSON patch
-        for operation in value:
-            if not isinstance(operation, dict) or "value" not in operation:
-                continue
-            path = str(operation.get("path", ""))
-            if path.startswith(("/data/", "/stringData/")):
-                operation["value"] = REDACTED
-            elif path in ("/data", "/stringData"):
-                operation["value"] = _redacted_values(operation["value"])
-            elif path == "":
-                _redact_secret(operation["value"])
+        return body  # not JSON: refused as such, and no Secret the server would take
+    return orjson.dumps(value) if _redact_secrets_within(value) else body
+
+
+def _redacted_json(body: bytes, redact: Callable[[Any], None]) -> bytes:
+    """A JSON body with `redact` applied; one that is not JSON is redacted whole."""
+    try:
+        value = load_json(body)
+    except ValueError:
+        return REDACTED.encode()
+    redact(value)
     return orjson.dumps(value)
 
 
+def _redact_secret_write(value: Any) -> None:
+    """A write to `secrets`: a Secret (create, update, merge patch), a JSON patch's operations, or a list of
+    Secrets (which the server refuses, but the log would have kept)."""
+    if isinstance(value, dict):
+        _redact_secret(value)
+        items = value.get("items")
+        if isinstance(items, list):
+            for item in items:
+                _redact_secret(item)
+    elif isinstance(value, list):  # a JSON patch
+        for operation in value:
+            if isinstance(operation, dict) and "value" in operation:
+                operation["value"] = _redacted_at(str(operation.get("path", "")), operation["value"])
+
+
+def _redacted_at(pointer: str, value: Any) -> Any:
+    """A JSON patch operation's value, redacted as the part of a Secret that its path points to."""
+    keys = [key.replace("~1", "/").replace("~0", "~") for key in pointer.split("/")[1:]]
+    wrapped = value
+    for key in reversed(keys):
+        wrapped = {key: wrapped}
+    _redact_secret(wrapped)
+    try:
+        for key in keys:
+            wrapped = wrapped[key]
+    except (KeyError, TypeError):  # the redaction replaced a whole map on the way
+        return REDACTED
+    return wrapped
+
+
+def _redact_secrets_within(value: Any) -> bool:
+    """A body sent to another resource: a Secret, or Secrets in a list's items (both refused there). Whether
+    anything was redacted."""
+    if not isinstance(value, dict):
+        return False
+    found = False
+    items = value.get("items")
+    for obj in [value, *items] if isinstance(items, list) else [value]:
+        if isinstance(obj, dict) and obj.get("kind") == "Secret":
+            _redact_secret(obj)
+            found = True
+    return found
+
+
 def _redact_secret(obj: Any) -> None:
-    if isinstance(obj, dict):
-        for name in _SECRET_FIELDS:
-            if name in obj:
-                obj[name] = _redacted_values(obj[name])
+    if not isinstance(obj, dict):
+        return
+    for name in _SECRET_FIELDS:
+        if name in obj:
+            obj[name] = _redacted_values(obj[name])
+    metadata = obj.get("metadata")
+    annotations = metadata.get("annotations") if isinstance(metadata, dict) else None
+    if isinstance(annotations, dict) and isinstance(annotations.get(LAST_APPLIED), str):
+        annotations[LAST_APPLIED] = _redacted_last_applied(annotations[LAST_APPLIED])
+
+
+def _redacted_last_applied(text: str) -> str:
+    """What `kubectl apply` last applied (a Secret, values and all, as JSON text), redacted."""
+    try:
+        applied = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return REDACTED
+    _redact_secret(applied)
+    return orjson.dumps(applied).decode() + "\n"
 
 
 def _redacted_values(values: Any) -> Any:
     """The keys of a Secret's data map (they name what is there), every value redacted."""
     return {key: REDACTED for key in values} if isinstance(values, dict) else REDACTED
+
+
+def _redact_token_review(value: Any) -> None:
+    spec = value.get("spec") if isinstance(value, dict) else None
+    if isinstance(spec, dict) and "token" in spec:
+        spec["token"] = REDACTED
 
 
 def record_request(log: RequestLog, clock: Clock, request: web.Request, user: UserInfo) -> RecordedRequest:

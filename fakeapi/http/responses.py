@@ -22,6 +22,18 @@ def json_response(body: JSON | bytes, status: int = 200, warnings: list[str] | N
     return response
 
 
+KIND_WARNINGS = web.RequestKey("fakeapi_kind_warnings", tuple)
+
+
+async def add_kind_warnings(request: web.BaseRequest, response: web.StreamResponse) -> None:
+    """(on_response_prepare) Every answer about a deprecated kind warns so (a deprecated custom resource
+    version), as upstream's deprecation filter does, first."""
+    for warning in request.get(KIND_WARNINGS, ()):
+        header = warning_header(warning)
+        if header not in response.headers.getall("Warning", ()):
+            response.headers.add("Warning", header)
+
+
 def status_response(error: StatusError) -> web.Response:
     response = json_response(error.to_status(), status=error.code)
     response.headers.update(error.headers)

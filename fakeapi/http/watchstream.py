@@ -111,19 +111,17 @@ class WatchStream:
         if transport is None or watcher is None:
             self.wake.set()
             return
-        queue = watcher.queue
         if transport.is_closing():
             self.transport = None
             watcher.closed = True
-            queue.clear()
-        elif queue:
+            watcher.take()
+        elif watcher.queue:
             if transport.get_write_buffer_size() > DIRECT_WRITE_LIMIT:
                 self.transport = None  # the reader lags: the handler task waits for the socket
                 self.wake.set()
                 return
-            size = sum(map(len, queue))
-            data = b"".join([b"%x\r\n" % size, *queue, b"\r\n"])
-            queue.clear()
+            events = watcher.take()
+            data = b"".join([b"%x\r\n" % sum(map(len, events)), *events, b"\r\n"])
             watcher.written_rv = watcher.queued_rv
             transport.write(data)
         if watcher.closed:
@@ -136,10 +134,9 @@ class WatchStream:
         queue, wake = watcher.queue, self.wake
         while True:
             if queue:
-                chunk = queue[0] if len(queue) == 1 else b"".join(queue)
-                queue.clear()
+                events = watcher.take()
                 watcher.written_rv = watcher.queued_rv
-                await response.write(chunk)
+                await response.write(events[0] if len(events) == 1 else b"".join(events))
                 continue
             if watcher.closed:
                 return
@@ -158,7 +155,7 @@ class WatchStream:
         sent = 0
         while (last := cut(sent)) is None:
             if queue:
-                data = queue.popleft()
+                data = watcher.take_one()
                 await response.write(data)
                 sent += not data.startswith(b'{"type":"BOOKMARK"')
                 continue

@@ -3,12 +3,12 @@ brings to the generic registry (its definition, strategies, Table printer, field
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from fakeapi.kinds.strategy import Strategy
-from fakeapi.machinery.decode import DecodePlan
+from fakeapi.machinery.decode import BodyDecoder, DecodePlan, Decoder
 from fakeapi.machinery.fieldselectors import METADATA_LABELS, FieldLabels
 from fakeapi.machinery.schema.compiled import CompiledSchema
 from fakeapi.machinery.schema.definitions import KUBERNETES_1_32, Definitions
@@ -117,6 +117,14 @@ class Kind:
     stored_as: str = ""
     conversion: Conversion | None = None
     scale: Scale | None = None  # list SCALE_SUBRESOURCE among the info's subresources too
+    # a kind that is none of upstream's definitions (a custom resource) brings its schema compiled, the decoder
+    # of its bodies (given whether to remember parts), and the definitions it publishes in the OpenAPI documents
+    own_schema: CompiledSchema | None = None
+    body_decoder: Callable[[bool], BodyDecoder] | None = None
+    published: Mapping[str, JSON] = field(default_factory=dict)
+    strategic_merge_patch: bool = True  # custom resources have no strategic merge keys
+    # warnings every request to this kind gets (a deprecated custom resource version)
+    warnings: tuple[str, ...] = ()
 
     @property
     def storage_resource(self) -> str:
@@ -126,7 +134,15 @@ class Kind:
     @property
     def compiled(self) -> CompiledSchema:
         """The kind's schema compiled (on first use, once per process: it is package data)."""
+        if self.own_schema is not None:
+            return self.own_schema
         return self.definitions.compiled(self.info.definition)
+
+    def decoder(self, remember_parts: bool = False) -> BodyDecoder:
+        """A decoder of this kind's request bodies (with a memo of parts when `remember_parts`)."""
+        if self.body_decoder is not None:
+            return self.body_decoder(remember_parts)
+        return Decoder(self.decode_plan, remember_parts=remember_parts)
 
     @property
     def schema(self) -> Structural:

@@ -3,6 +3,10 @@
 Timers run on this clock too (`call_later`): while it is live they fire as time passes, on the event
 loop; while it is frozen they fire only when `advance` or `set` moves time past them, in time order and
 before the call returns, so a test steps everything that waits on the clock deterministically.
+`advance_in_slices` does the same for the control API, letting other requests in between timers.
+
+A timer whose callback raises is logged and tried again later (a second, doubling to a minute): a
+failing callback (a store write on a full or read-only disk, say) never stops the other timers.
 """
 
 from __future__ import annotations
@@ -10,9 +14,12 @@ from __future__ import annotations
 import asyncio
 import heapq
 import itertools
+import logging
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+
+from fakeapi.machinery.errors import StatusError
 
 # The years RFC 3339 (and so metav1.Time) can write: the clock stays between these.
 MIN_TIME = datetime(1, 1, 1, tzinfo=UTC)
@@ -22,17 +29,23 @@ OUT_OF_RANGE = "the clock must stay between 0001-01-01T00:00:00Z and 9999-12-31T
 # A timer due within this of now is due: due times are sums of floats (a timer set by a timer...), which
 # land a hair past the time they add up to, and `advance(1)` ten times must fire a timer ten seconds away.
 TIMER_SLACK = 1e-6
+RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # seconds before a failed timer is tried again, doubling
+SLICE_SECONDS = 0.005  # timer work `advance_in_slices` does before other requests get a turn
+
+log = logging.getLogger("fakeapi.clock")
 
 
 class Timer:
-    """A callback due at a time on the clock's monotonic scale; `cancel()` before it fires to drop it."""
+    """A callback due at a time on the clock's monotonic scale; `cancel()` before it fires to drop it
+    (or before a retry, once it failed)."""
 
-    __slots__ = ("due", "callback", "cancelled")
+    __slots__ = ("due", "callback", "cancelled", "failures")
 
     def __init__(self, due: float, callback: Callable[[], None]) -> None:
         self.due = due
         self.callback = callback
         self.cancelled = False
+        self.failures = 0
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -118,14 +131,44 @@ class Clock:
         if self._firing:  # a timer moved the clock: the timers loop running it fires what became due
             self._frozen_wall, self._frozen_mono = end_wall, target
             return self.now()
-        while self._timers and self._timers[0][0] <= target + TIMER_SLACK:
-            due = self._timers[0][0]
-            if due > self._frozen_mono:  # each timer sees the time it was due at
-                self._frozen_wall += timedelta(seconds=due - self._frozen_mono)
-                self._frozen_mono = due
-            self._fire_due()
+        while self._fire_next(target):
+            pass
         self._frozen_wall, self._frozen_mono = end_wall, max(self._frozen_mono, target)
         return self.now()
+
+    async def advance_in_slices(self, seconds: float, slice_seconds: float = SLICE_SECONDS) -> datetime:
+        """`advance`, letting the event loop run other work every `slice_seconds` of timers. The work is
+        that of the timers due (none for a clock nothing waits on), whatever the seconds. Between two
+        slices the clock shows the time of the last timer fired, so a caller cancelled meanwhile (a
+        request timeout, a server stopping) leaves it there, every timer up to then fired. A live clock
+        moves at once: each timer due fires once, at the new time."""
+        if shifted(self.now(), seconds) is None:
+            raise ValueError(OUT_OF_RANGE)
+        if self._frozen_wall is None or seconds <= 0 or self._firing:
+            return self.advance(seconds)
+        target = self._frozen_mono + seconds
+        until = time.perf_counter() + slice_seconds
+        while self._frozen_wall is not None and self._fire_next(target):
+            if time.perf_counter() >= until:
+                await asyncio.sleep(0)
+                until = time.perf_counter() + slice_seconds
+        if self._frozen_wall is not None and target > self._frozen_mono:  # (unless reset or unfrozen meanwhile)
+            self._frozen_wall += timedelta(seconds=target - self._frozen_mono)
+            self._frozen_mono = target
+        return self.now()
+
+    def _fire_next(self, target: float) -> bool:
+        """On a frozen clock, move to the earliest timer due by `target` and fire what is due then;
+        False when none is due by then."""
+        assert self._frozen_wall is not None
+        if not self._timers or self._timers[0][0] > target + TIMER_SLACK:
+            return False
+        due = self._timers[0][0]
+        if due > self._frozen_mono:  # each timer sees the time it was due at
+            self._frozen_wall += timedelta(seconds=due - self._frozen_mono)
+            self._frozen_mono = due
+        self._fire_due()
+        return True
 
     # ---- timers
 
@@ -146,10 +189,24 @@ class Clock:
             while self._timers and self._timers[0][0] <= self.monotonic() + TIMER_SLACK:
                 _due, _order, timer = heapq.heappop(self._timers)
                 if not timer.cancelled:
-                    timer.callback()
+                    self._run(timer)
         finally:
             self._firing = False
-        self._arm()
+            self._arm()
+
+    def _run(self, timer: Timer) -> None:
+        try:
+            timer.callback()
+        except Exception as error:
+            timer.failures += 1
+            delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (timer.failures - 1))
+            if timer.failures & (timer.failures - 1) == 0:  # the 1st, 2nd, 4th, 8th... failure in a row
+                # (an API error, a storage failure, says what it is in a line; anything else is a bug)
+                log.error("a timer on the server clock failed (%s: %s); trying it again in %gs",
+                          type(error).__name__, error, delay,
+                          exc_info=timer.failures == 1 and not isinstance(error, StatusError))
+            timer.due = self.monotonic() + delay
+            heapq.heappush(self._timers, (timer.due, next(self._order), timer))
 
     def _arm(self) -> None:
         """While live, wake the event loop when the earliest timer is due."""
@@ -212,12 +269,14 @@ def in_range(when: datetime) -> datetime:
 
 
 def rfc3339(when: datetime) -> str:
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """RFC 3339 at second precision, the year always in four digits (`0999-...`, as Go writes it; strftime's
+    %Y drops the zeros, and the server could not read back what it wrote)."""
+    return when.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="seconds") + "Z"
 
 
 def rfc3339_micro(when: datetime) -> str:
     """RFC 3339 with microseconds, as `metav1.MicroTime` is written."""
-    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+    return when.astimezone(UTC).replace(tzinfo=None).isoformat(timespec="microseconds") + "Z"
 
 
 def parse_rfc3339(text: str) -> datetime:

@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
@@ -84,6 +84,14 @@ class Decoded:
 
     obj: JSON
     unknown: list[str] = field(default_factory=list)
+
+
+class BodyDecoder(Protocol):
+    """What decodes a kind's request bodies: `Decoder` for upstream's Go types, another for custom resources."""
+
+    def decode(self, data: Any, kind: str, version: str = "v1", stored: JSON | None = None) -> Decoded: ...
+
+    def strict_errors(self, body: Any) -> list[str]: ...
 
 
 @dataclass(slots=True)

@@ -6,7 +6,9 @@ and becomes one `details.causes` entry of a 422 Invalid Status.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -20,6 +22,7 @@ NOT_FOUND = "FieldValueNotFound"
 FORBIDDEN = "FieldValueForbidden"
 TOO_LONG = "FieldValueTooLong"
 TOO_MANY = "FieldValueTooMany"
+TYPE_INVALID = "FieldValueTypeInvalid"
 INTERNAL = "InternalError"
 
 _TYPE_TEXT = {
@@ -31,6 +34,7 @@ _TYPE_TEXT = {
     FORBIDDEN: "Forbidden",
     TOO_LONG: "Too long",
     TOO_MANY: "Too many",
+    TYPE_INVALID: "Invalid value",
     INTERNAL: "Internal error",
 }
 # types whose message never prints the offending value
@@ -40,10 +44,36 @@ OMIT = object()
 """A bad value that is not printed (upstream's `field.OmitValueType`)."""
 
 
+def go_float(value: float) -> str:
+    """Go's %v of a float64 (strconv's shortest 'g'): 10, 1.5, 100000, 1e+06, 1.5e-05."""
+    if math.isnan(value):
+        return "NaN"
+    if math.isinf(value):
+        return "+Inf" if value > 0 else "-Inf"
+    if value == 0:
+        return "0"
+    sign, digit_tuple, exponent = Decimal(repr(float(value))).normalize().as_tuple()
+    assert isinstance(exponent, int)
+    digits = "".join(map(str, digit_tuple))
+    point = len(digits) + exponent  # where the decimal point falls
+    text_sign = "-" if sign else ""
+    if point - 1 < -4 or point - 1 >= 6:
+        mantissa = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        power = point - 1
+        return f"{text_sign}{mantissa}e{'-' if power < 0 else '+'}{abs(power):02d}"
+    if point <= 0:
+        return f"{text_sign}0.{'0' * -point}{digits}"
+    if point >= len(digits):
+        return text_sign + digits + "0" * (point - len(digits))
+    return f"{text_sign}{digits[:point]}.{digits[point:]}"
+
+
 def _render_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
+    if isinstance(value, float):
+        return go_float(value)
+    if isinstance(value, int):
         return str(value)
     if isinstance(value, str):
         return orjson.dumps(value).decode()
@@ -96,6 +126,15 @@ def not_found(field: str, value: Any) -> FieldError:
     return FieldError(NOT_FOUND, field, value)
 
 
+def type_invalid(field: str, value: Any, detail: str) -> FieldError:
+    return FieldError(TYPE_INVALID, field, value, detail)
+
+
+def too_many(field: str, actual: int, maximum: int) -> FieldError:
+    return FieldError(TOO_MANY, field, actual if actual >= 0 else OMIT,
+                      f"must have at most {maximum} items" if maximum >= 0 else "has too many items")
+
+
 def forbidden(field: str, detail: str) -> FieldError:
     return FieldError(FORBIDDEN, field, OMIT, detail)
 
@@ -107,6 +146,3 @@ def internal(field: str, detail: str) -> FieldError:
 def too_long(field: str, max_length: int, detail: str = "") -> FieldError:
     return FieldError(TOO_LONG, field, OMIT, detail or f"may not be more than {max_length} bytes")
 
-
-def too_many(field: str, actual: int, max_items: int) -> FieldError:
-    return FieldError(TOO_MANY, field, actual, f"must have at most {max_items} items")

@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import orjson
 
+from fakeapi.machinery.clock import rfc3339, rfc3339_micro
+
 RFC3339_LAYOUT = "2006-01-02T15:04:05Z07:00"
 # Already as upstream writes it, with every part in range (days past the 28th take the slow path).
 _IN_RANGE = r"[0-9]{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|1[0-9]|2[0-8])T(?:[01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
@@ -86,6 +88,4 @@ def canonical_time(value: str, micro: bool = False) -> str:
             parsed -= sign * timedelta(hours=int(match.group(10)), minutes=int(match.group(11)))
         except OverflowError:  # Go writes years 0 and 10000 in UTC; Python's datetime cannot
             raise ValueError(f"parsing time {_go_quote(value)}: year out of range") from None
-    if micro:
-        return parsed.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
-    return parsed.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return rfc3339_micro(parsed) if micro else rfc3339(parsed)

@@ -20,6 +20,10 @@ class IdSource:
         bits = self._random.getrandbits(128) if self._random is not None else int.from_bytes(os.urandom(16))
         return _uuid4_text(bits)
 
+    def below(self, bound: int) -> int:
+        """A number in [0, bound), from the seeded source when there is one (allocators' random picks)."""
+        return (self._random or random).randrange(bound)
+
     def suffix(self, length: int = 5) -> str:
         rng = self._random or random
         return "".join(rng.choice(_SUFFIX_ALPHABET) for _ in range(length))

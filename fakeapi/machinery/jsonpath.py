@@ -74,6 +74,18 @@ class JsonPath:
         found = self.values(obj)
         return found[0] if found else None
 
+    def field_steps(self) -> list[str | int] | None:
+        """The path as field names and indexes, or None when it has wildcards or filters."""
+        steps: list[str | int] = []
+        for step in self._steps:
+            if isinstance(step, _Field):
+                steps.append(step.name)
+            elif isinstance(step, _Index):
+                steps.append(step.index)
+            else:
+                return None
+        return steps
+
     @property
     def is_simple(self) -> bool:
         """Whether the path names fields only (`.spec.replicas`), so a value can be set at it."""

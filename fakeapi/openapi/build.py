@@ -42,36 +42,44 @@ Lookup = Callable[[str], JSON]
 """A definition by name, in fakeapi's form (`fakeapi.machinery.schema.definitions.Definitions.raw`)."""
 
 
-def build_v3(infos: Iterable[ResourceInfo], lookup: Lookup, version: str) -> JSON:
+def build_v3(infos: Iterable[ResourceInfo], lookup: Lookup, version: str, memo: Memo | None = None,
+             fixed: Callable[[str], bool] = lambda name: False) -> JSON:
     """The document of one group version: its paths, and the components they refer to."""
     infos = list(infos)
     return {
         "openapi": "3.0.0",
         "info": {"title": TITLE, "version": version},
         "paths": paths_v3(operations(infos), lambda name: {"$ref": "#/components/schemas/" + name}),
-        "components": {"schemas": components(_roots(infos), lookup, 3)},
+        "components": {"schemas": components(_roots(infos), lookup, 3, memo, fixed)},
     }
 
 
-def build_v2(infos: Iterable[ResourceInfo], lookup: Lookup, version: str) -> JSON:
+def build_v2(infos: Iterable[ResourceInfo], lookup: Lookup, version: str, memo: Memo | None = None,
+             fixed: Callable[[str], bool] = lambda name: False) -> JSON:
     infos = list(infos)
     return {
         "swagger": "2.0",
         "info": {"title": TITLE, "version": version},
         "paths": paths_v2(operations(infos), lambda name: {"$ref": "#/definitions/" + name}),
-        "definitions": components(_roots(infos), lookup, 2),
+        "definitions": components(_roots(infos), lookup, 2, memo, fixed),
     }
 
 
-def build_documents(infos: Iterable[ResourceInfo], lookup: Lookup, version: str) -> dict[Path, JSON]:
-    """Every document of these resources, by its path under the documents' directory."""
+def build_documents(infos: Iterable[ResourceInfo], lookup: Lookup, version: str,
+                    only: Path | None = None, memo: Memo | None = None,
+                    fixed: Callable[[str], bool] = lambda name: False) -> dict[Path, JSON]:
+    """Every document of these resources (or `only` the one at that path), by its path under the documents'
+    directory."""
     by_group_version: dict[tuple[str, str], list[ResourceInfo]] = {}
     for info in infos:
         by_group_version.setdefault((info.group, info.version), []).append(info)
-    documents = {v3_document(v3_group_version(group, group_version)): build_v3(group_infos, lookup, version)
-                 for (group, group_version), group_infos in by_group_version.items()}
-    documents[V2_DOCUMENT] = build_v2([info for infos in by_group_version.values() for info in infos], lookup,
-                                      version)
+    documents = {v3_document(v3_group_version(group, group_version)): build_v3(group_infos, lookup, version, memo,
+                                                                                fixed)
+                 for (group, group_version), group_infos in by_group_version.items()
+                 if only is None or only == v3_document(v3_group_version(group, group_version))}
+    if only is None or only == V2_DOCUMENT:
+        documents[V2_DOCUMENT] = build_v2([info for infos in by_group_version.values() for info in infos], lookup,
+                                          version, memo, fixed)
     return documents
 
 
@@ -86,15 +94,29 @@ def _roots(infos: list[ResourceInfo]) -> list[str]:
     return roots
 
 
-def components(roots: Iterable[str], lookup: Lookup, major: int) -> dict[str, JSON]:
+Memo = dict[tuple[str, int], tuple[JSON, tuple[str, ...]]]
+"""Definitions already published (name, major) -> (the schema, what it refers to): for upstream's definitions,
+which never change, so a server with many documents builds each once."""
+
+
+def components(roots: Iterable[str], lookup: Lookup, major: int, memo: Memo | None = None,
+               fixed: Callable[[str], bool] = lambda name: False) -> dict[str, JSON]:
     """The roots and every definition they refer to, as documents of this OpenAPI major version
-    publish them, sorted by name."""
+    publish them, sorted by name. Definitions `fixed` says never change are kept in `memo` (read-only)."""
     published: dict[str, JSON] = {}
     pending = list(roots)
     while pending:
         name = pending.pop()
-        if name not in published:
-            published[name] = _definition(name, lookup(name), major, pending)
+        if name in published:
+            continue
+        remembered = memo.get((name, major)) if memo is not None else None
+        if remembered is None:
+            refs: list[str] = []
+            remembered = (_definition(name, lookup(name), major, refs), tuple(refs))
+            if memo is not None and fixed(name):
+                memo[(name, major)] = remembered
+        published[name] = remembered[0]
+        pending.extend(remembered[1])
     return dict(sorted(published.items()))
 
 

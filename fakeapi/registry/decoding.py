@@ -7,13 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from fakeapi.machinery.decode import Decoder
+from fakeapi.machinery.decode import BodyDecoder
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.options import WriteOptions
 
 
-def decode_body(decoder: Decoder, body: Any, kind: str, api_versions: tuple[str, ...], options: WriteOptions,
+def decode_body(decoder: BodyDecoder, body: Any, kind: str, api_versions: tuple[str, ...], options: WriteOptions,
                 stored: JSON | None = None) -> JSON:
     """The decoded object. `api_versions` are those the endpoint takes (the first is its own); `stored`,
     the object the body replaces, spares decoding the parts the body resends unchanged."""

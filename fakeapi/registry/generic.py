@@ -6,13 +6,12 @@ Every verb is one pipeline function over wire-shaped dicts; HTTP is not spoken h
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Protocol
 
 import orjson
 
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.clock import Clock, later, parse_rfc3339, rfc3339
-from fakeapi.machinery.decode import Decoder
 from fakeapi.machinery.errors import AlreadyExists, BadRequest, Conflict, Invalid, NotFound, UnknownError
 from fakeapi.machinery.fielderrors import invalid
 from fakeapi.machinery.ids import IdSource
@@ -34,11 +33,20 @@ Patcher = Callable[[JSON, Any], JSON]  # (object, patch) -> the patched object; 
 """Computes a patched object from the current one and a parsed patch body."""
 
 
+class WriteHooks(Protocol):
+    """What a resource's store does to an object before the strategy sees it (upstream's Store.BeginCreate and
+    BeginUpdate: a Service's addresses and ports are given out there). May mutate, or raise a StatusError."""
+
+    def begin_create(self, obj: JSON) -> None: ...
+
+    def begin_update(self, new: JSON, old: JSON) -> None: ...
+
+
 class Registry:
     """One resource (or subresource) of one kind: its verbs over the shared store."""
 
     def __init__(self, store: Store, kind: Kind, clock: Clock, ids: IdSource, admission: Admission,
-                 subresource: str = "") -> None:
+                 subresource: str = "", hooks: WriteHooks | None = None) -> None:
         self.store = store
         self.kind = kind
         self.info = kind.info
@@ -51,7 +59,8 @@ class Registry:
         self.clock = clock
         self.ids = ids
         self.admission = admission
-        self.decoder = Decoder(kind.decode_plan, remember_parts=True)  # with this server's memo of parts
+        self.hooks = hooks  # the main resource's only, as upstream's status stores have none
+        self.decoder = kind.decoder(remember_parts=True)  # with this server's memo of parts
         # metadata.managedFields
         self.field_manager: FieldTracker = FieldManager(kind.compiled, clock, subresource,
                                                        self.info.api_version, self.strategy.reset_fields())
@@ -139,6 +148,8 @@ class Registry:
         name = str(meta.get("name") or meta.get("generateName") or "")
         self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
                                         obj, None, options.dry_run))
+        if self.hooks is not None:
+            self.hooks.begin_create(obj)
         generate = not meta.get("name") and bool(meta.get("generateName"))
         for _attempt in range(GENERATE_NAME_ATTEMPTS if generate else 1):
             if generate:
@@ -233,6 +244,8 @@ class Registry:
         ensure_namespace(self.info, meta, key.namespace)
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
                                         new, old, options.dry_run))
+        if self.hooks is not None:
+            self.hooks.begin_update(new, old)
         before_update(self.strategy, self.info, new, old, options)
         self._track_fields(new, old, options.field_manager)
         if new == old:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from fakeapi.kinds.kind import Kind, ResourceInfo
+from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.scale import ScaleRegistry
 
@@ -25,6 +26,7 @@ class KindRegistry:
         self._subresources: dict[tuple[str, str, str, str], Registry] = {}
         self._scales: dict[GroupVersionResource, ScaleRegistry] = {}
         self._listeners: list[Listener] = []
+        self._published: dict[str, JSON] = {}  # the OpenAPI definitions served kinds bring (custom resources)
         self.generation = 0
 
     def add(self, kind: Kind) -> Registry:
@@ -39,12 +41,15 @@ class KindRegistry:
             self._subresources[(*key, name)] = registry.subresource(name)
         if kind.scale is not None:
             self._scales[key] = ScaleRegistry(registry.subresource("scale"), kind.scale)
+        self._published.update(kind.published)
         self._changed()
         return registry
 
     def remove(self, group: str, version: str, resource: str) -> None:
         """Stop serving a resource (KeyError if it is not served)."""
-        del self._registries[(group, version, resource)]
+        removed = self._registries.pop((group, version, resource))
+        for name in removed.kind.published:
+            self._published.pop(name, None)
         for key in [key for key in self._subresources if key[:3] == (group, version, resource)]:
             del self._subresources[key]
         self._scales.pop((group, version, resource), None)
@@ -65,6 +70,10 @@ class KindRegistry:
 
     def infos(self) -> list[ResourceInfo]:
         return [registry.info for registry in self._registries.values()]
+
+    def published(self, name: str) -> JSON | None:
+        """An OpenAPI definition a served kind publishes beside upstream's (a custom resource's), or None."""
+        return self._published.get(name)
 
     def listen(self, listener: Listener) -> None:
         """Be told of every change (after it is made)."""

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-import orjson
 from multidict import CIMultiDict, CIMultiDictProxy, MultiDict, MultiDictProxy
 
 from fakeapi.cluster import Api
@@ -155,7 +154,7 @@ class Client:
         headers = self._headers[content_type]
         if self.requests.limit > 0:
             entry = self.requests.record(method, path, _NO_QUERY, headers, self.api.clock.now(), self.component.user)
-            self.requests.set_body(entry, orjson.dumps(body))
+            self.requests.set_object_body(entry, body)
         try:
             if self.faults.rules:
                 self._inject_faults(method, path)

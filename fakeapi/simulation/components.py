@@ -8,11 +8,14 @@ through the registries as its upstream counterpart acts through the API.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from functools import partial
 
 from fakeapi.cluster import Api
 from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
+from fakeapi.machinery.errors import NotFound
 from fakeapi.simulation.client import SCHEDULER, Client, controller, kubelet
 from fakeapi.simulation.controllers import names as controller_names
 from fakeapi.simulation.controllers.context import Context
@@ -29,7 +32,7 @@ from fakeapi.simulation.view import LEASES, ClusterView, PodInfo
 from fakeapi.simulation.work import Work
 from fakeapi.storage.store import Event
 
-NODES_PER_STEP = 20  # nodes registered per step of the start, so that requests are answered meanwhile
+NODES_PER_STEP = 20  # kubelets started per step of the start, so that requests are answered meanwhile
 
 
 class Components:
@@ -51,6 +54,7 @@ class Components:
         self._controller_context = (requests, faults, names)
         self.controllers = self._controller_manager()
         self._running = False
+        self._starting: set[str] = set()  # the nodes whose kubelets are starting
 
     def _controller_manager(self) -> ControllerManager:
         """kube-controller-manager with the controllers the settings enable, and informers of its own."""
@@ -67,8 +71,8 @@ class Components:
 
     def start(self, fresh: bool = True) -> None:
         """Start on the running loop: take in the objects there are; then, a few nodes per step, start the
-        kubelets of the nodes there are and register the configured nodes; then take up the pods (so they
-        meet the nodes ready). `fresh`: the cluster starts; else it carries on after a restore."""
+        kubelets of the nodes there are and register the configured nodes; then take up the pods (so they meet
+        the nodes ready). `fresh`: the cluster starts; else it carries on after a restore."""
         if self._running:
             return
         self._running = True
@@ -81,20 +85,34 @@ class Components:
         self.controllers = self._controller_manager()  # (the settings may have changed since)
         self.controllers.start()
         existing = [info.name for info in self.view.nodes.values() if info.simulated]
-        configured = [f"node-{index + 1}" for index in range(self.config.nodes)] if fresh else []
-        self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
+        starts = {name: partial(self.nodes.adopt, name, fresh) for name in existing}
+        for index in range(self.config.nodes if fresh else 0):
+            name = f"node-{index + 1}"
+            if name not in starts:
+                starts[name] = partial(self.nodes.register, name, self.config.node_capacity, self.config.node_labels)
+        self._starting = set(starts)
+        self.work.soon(("start",), partial(self._start_nodes, list(starts.items())))
 
-    def _start_nodes(self, existing: list[str], configured: list[str], fresh: bool) -> None:
-        adopted = existing[:NODES_PER_STEP]
-        room = NODES_PER_STEP - len(adopted)
-        for name in adopted:
-            self.nodes.adopt(name, fresh)
-        for name in configured[:room]:
-            self.nodes.register(name, self.config.node_capacity, self.config.node_labels)
-        existing, configured = existing[len(adopted):], configured[room:]
-        if existing or configured:
-            self.work.soon(("start",), lambda: self._start_nodes(existing, configured, fresh))
-        else:  # queued after what the nodes' registration queued: the pods find them ready
+    def _start_nodes(self, starts: list[tuple[str, Callable[[], None]]]) -> None:
+        """Start a few kubelets, then queue the rest: requests are answered meanwhile. One that fails is
+        retried on its own (the pods are taken up once every kubelet started)."""
+        for name, start in starts[:NODES_PER_STEP]:
+            try:
+                self._start_node(name, start)
+            except Exception as error:
+                self.work.retry_later(("start-node", name), partial(self._start_node, name, start), error)
+        if starts[NODES_PER_STEP:]:
+            self.work.soon(("start",), partial(self._start_nodes, starts[NODES_PER_STEP:]))
+        elif not starts:
+            self.work.soon(("start",), self._take_up_pods)
+
+    def _start_node(self, name: str, start: Callable[[], None]) -> None:
+        try:
+            start()
+        except NotFound:
+            pass  # deleted meanwhile
+        self._starting.discard(name)
+        if not self._starting:  # queued after what the nodes' registrations queued: the pods find them ready
             self.work.soon(("start",), self._take_up_pods)
 
     def _take_up_pods(self) -> None:

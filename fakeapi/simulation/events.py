@@ -14,17 +14,22 @@ repeat is patched into `series` (`count`, `lastObservedTime`).
 
 Names are `<object name>.<hex nanoseconds>` as upstream's; the nanoseconds count up from the server
 clock, so two events at one (frozen) instant still get distinct names.
+
+An event that cannot be written is written later (a step of its own, retried with back-off), as upstream's
+broadcaster retries in the background: the component that records it carries on.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
+from datetime import datetime
 
 from fakeapi.machinery.clock import Clock, rfc3339, rfc3339_micro
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import Client
+from fakeapi.simulation.work import Work
 
 CACHE_SIZE = 4096  # events remembered for deduplication, per recorder (upstream's LRU size)
 # ... and by the simulated kubelets together: a cache each, as upstream's, would hold millions of events
@@ -80,11 +85,20 @@ class EventCache:
             self._entries.popitem(last=False)
 
 
+def deliver(work: Work, write: Callable[[], None]) -> None:
+    """Write an event now, or, if that fails, in a step of its own that is retried until it passes."""
+    try:
+        write()
+    except Exception as error:
+        work.retry_later(None, write, error)
+
+
 class EventRecorder:
-    def __init__(self, client: Client, names: EventNames, component: str, host: str = "",
+    def __init__(self, client: Client, names: EventNames, work: Work, component: str, host: str = "",
                  cache: EventCache | None = None) -> None:
         self.client = client
         self.names = names
+        self.work = work
         self.source: JSON = {"component": component, **({"host": host} if host else {})}
         self.reporting_instance = host
         self._cache = cache or EventCache()
@@ -96,10 +110,13 @@ class EventRecorder:
         self.record(ref, "Warning", reason, message)
 
     def record(self, ref: JSON, event_type: str, reason: str, message: str) -> None:
+        now = rfc3339(self.client.api.clock.now())
+        deliver(self.work, lambda: self._write(ref, event_type, reason, message, now))
+
+    def _write(self, ref: JSON, event_type: str, reason: str, message: str, now: str) -> None:
         namespace = ref.get("namespace") or "default"
         key = (ref.get("kind"), namespace, ref.get("name"), ref.get("uid"), ref.get("apiVersion"),
                ref.get("fieldPath"), event_type, reason, message)
-        now = rfc3339(self.client.api.clock.now())
         seen = self._cache.get(key)
         if seen is not None:
             try:
@@ -120,19 +137,23 @@ class EventRecorder:
 
 
 class SeriesRecorder:
-    def __init__(self, client: Client, names: EventNames, controller: str, instance: str) -> None:
+    def __init__(self, client: Client, names: EventNames, work: Work, controller: str, instance: str) -> None:
         self.client = client
         self.names = names
+        self.work = work
         self.controller = controller
         self.instance = instance
         self._cache = EventCache()
 
     def record(self, ref: JSON, event_type: str, reason: str, action: str, note: str,
                related: JSON | None = None) -> None:
-        note = _cut(note)
+        now = self.client.api.clock.now()
+        deliver(self.work, lambda: self._write(ref, event_type, reason, action, _cut(note), related, now))
+
+    def _write(self, ref: JSON, event_type: str, reason: str, action: str, note: str, related: JSON | None,
+               now: datetime) -> None:
         namespace = ref.get("namespace") or "default"
         key = (ref.get("kind"), namespace, ref.get("name"), ref.get("uid"), event_type, reason, action, note)
-        now = self.client.api.clock.now()
         seen = self._cache.get(key)
         if seen is not None:
             count = seen[2] + 1

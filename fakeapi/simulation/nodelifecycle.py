@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import partial
 
-from fakeapi.machinery.clock import Clock, Timer, rfc3339
+from fakeapi.machinery.clock import Clock, rfc3339
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.patch import create_two_way_merge_patch
 from fakeapi.machinery.types import JSON
@@ -44,6 +44,7 @@ CONDITION_TAINTS = {
 }
 NO_SCHEDULE_KEYS = frozenset([*CONDITION_TAINTS.values(), UNSCHEDULABLE])
 HEALTH_CONDITIONS = ("Ready", "MemoryPressure", "DiskPressure", "PIDPressure")
+MONITOR = ("node-monitor",)  # the key of the monitor's next pass (or of its retry)
 
 
 @dataclass(slots=True)
@@ -60,10 +61,9 @@ class NodeLifecycle:
         self.client = client
         self.work = work
         self.view = view
-        self.events = EventRecorder(client, names, "node-controller")
+        self.events = EventRecorder(client, names, work, "node-controller")
         self.health: dict[str, Health] = {}
         self.all_down = False  # no node is ready: full disruption, no NoExecute taints
-        self._timer: Timer | None = None
         self._due = 0.0  # when the next monitor pass is due
         self._tree = client.api.registry("nodes").kind.patch_tree
 
@@ -79,8 +79,7 @@ class NodeLifecycle:
         self._arm()
 
     def stop(self) -> None:
-        self.work.cancel(self._timer)
-        self._timer = None
+        self.work.cancel(MONITOR)
         self.health.clear()
         self.all_down = False
 
@@ -122,10 +121,11 @@ class NodeLifecycle:
 
     def _arm(self) -> None:
         self._due = self.clock.monotonic() + MONITOR_PERIOD
-        self._timer = self.work.later(MONITOR_PERIOD, self.monitor)
+        self.work.later(MONITOR_PERIOD, self.monitor, MONITOR)
 
     def monitor(self) -> None:
-        """Every 5 s: nodes silent for the grace period become Unknown; then the disruption check."""
+        """Every 5 s: nodes silent for the grace period become Unknown (each in a step of its own, so that
+        one that cannot be written holds up no other); then the disruption check."""
         now = self.clock.monotonic()
         late = now - self._due > MONITOR_PERIOD
         self._arm()
@@ -133,12 +133,18 @@ class NodeLifecycle:
             for health in self.health.values():
                 health.probe = now
             return
-        for name, health in list(self.health.items()):
-            info = self.view.nodes.get(name)
-            grace = GRACE_PERIOD if health.reported else STARTUP_GRACE_PERIOD
-            if info is not None and now > health.probe + grace and not self._all_unknown(info):
-                self._mark_unknown(name)
+        for name in list(self.health):
+            if self._silent(name):
+                self.work.soon(("node-unknown", name), partial(self._mark_unknown, name))
         self._check_disruption()
+
+    def _silent(self, name: str) -> bool:
+        """The node's kubelet has not been heard from for its grace period, and the node is not Unknown yet."""
+        health, info = self.health.get(name), self.view.nodes.get(name)
+        if health is None or info is None:
+            return False
+        grace = GRACE_PERIOD if health.reported else STARTUP_GRACE_PERIOD
+        return self.clock.monotonic() > health.probe + grace and not self._all_unknown(info)
 
     @staticmethod
     def _all_unknown(info: NodeInfo) -> bool:
@@ -146,7 +152,7 @@ class NodeLifecycle:
 
     def _mark_unknown(self, name: str) -> None:
         """tryUpdateNodeHealth past the grace period: the kubelet's conditions become Unknown (PUT status)."""
-        node = self.client.api.registry("nodes").find("", name)
+        node = self.client.api.registry("nodes").find("", name) if self._silent(name) else None
         if node is None:
             return
         status: JSON = node.setdefault("status", {})
@@ -168,7 +174,8 @@ class NodeLifecycle:
             info = self.view.nodes.get(name)
             if info is not None:
                 self.events.normal(_reference(info), "NodeNotReady", f"Node {name} status is now: NodeNotReady")
-            self.mark_pods_not_ready(name)
+            # a step of its own: retried if a pod cannot be written, though the node is Unknown by then
+            self.work.soon(("pods-not-ready", name), partial(self.mark_pods_not_ready, name))
 
     def mark_pods_not_ready(self, node: str) -> None:
         """MarkPodsNotReady: each pod's Ready condition becomes False (PUT pods/status), then an event."""

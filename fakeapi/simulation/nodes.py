@@ -18,7 +18,7 @@ import ipaddress
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from fakeapi.machinery.clock import Clock, Timer, rfc3339, rfc3339_micro
+from fakeapi.machinery.clock import Clock, rfc3339, rfc3339_micro
 from fakeapi.machinery.errors import AlreadyExists, Conflict, NotFound
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.patch import create_two_way_merge_patch
@@ -31,6 +31,7 @@ from fakeapi.simulation.work import Work
 LEASE_DURATION_SECONDS = 40
 LEASE_RENEW_SECONDS = 10.0  # 40 s x upstream's renew interval fraction 0.25
 STATUS_REPORT_SECONDS = 300.0  # nodeStatusReportFrequency
+LOOPS = ("lease", "status")  # what each kubelet does on the clock, again and again
 FIRST_NODE_IP = ipaddress.ip_address("172.18.0.2")
 NODE_INFO: JSON = {
     "kernelVersion": "6.8.0-49-generic", "osImage": "Debian GNU/Linux 12 (bookworm)",
@@ -57,7 +58,6 @@ class NodeKubelet:
     not_ready: tuple[str, str] | None = None  # (reason, message) a client wrote, while it holds
     reported_ready: str = ""  # the Ready status this kubelet last wrote
     lease: JSON | None = None  # the Lease as last written (the kubelet PUTs it back renewed)
-    timers: dict[str, Timer] = field(default_factory=dict)  # the next lease renewal and status report
     images: set[str] = field(default_factory=set)  # the images pulled on the node (normalised names)
 
 
@@ -130,7 +130,7 @@ class NodeAgents:
         self._record(node, transitions)
         node.events.normal(node_reference(name), "NodeAllocatableEnforced",
                            "Updated Node Allocatable limit across pods")
-        self._renew_lease(node)
+        self._start_loop(node, "lease", lambda: self._renew_lease(node))
         self._every(node, "status", STATUS_REPORT_SECONDS, lambda: self.report_status(node))
         self.run_pods(name)
 
@@ -154,16 +154,16 @@ class NodeAgents:
         ready = ready_condition(obj)
         if ready.get("status") == "False":
             node.not_ready = (ready.get("reason") or NOT_READY_REASON, ready.get("message") or "")
-        self.report_status(node, record=fresh)
+        self._start_loop(node, "status", lambda: self.report_status(node, record=fresh))
         if fresh:
             node.events.normal(node_reference(name), "NodeAllocatableEnforced",
                                "Updated Node Allocatable limit across pods")
-        self._renew_lease(node)
+        self._start_loop(node, "lease", lambda: self._renew_lease(node))
         self.run_pods(name)
 
     def _start(self, name: str, internal_ip: str) -> NodeKubelet:
-        node = NodeKubelet(name, internal_ip, EventRecorder(self.client.as_node(name), self.names, "kubelet", name,
-                                                            self.event_cache))
+        recorder = EventRecorder(self.client.as_node(name), self.names, self.work, "kubelet", name, self.event_cache)
+        node = NodeKubelet(name, internal_ip, recorder)
         self.nodes[name] = node
         return node
 
@@ -179,27 +179,31 @@ class NodeAgents:
 
     def _status(self, node: NodeKubelet, capacity: JSON, allocatable: JSON, old: JSON) -> tuple[JSON, list[str]]:
         """The status the kubelet's setters compute over the status the node has (`old`), and the
-        transitions they record as events."""
+        transitions they record as events. What the setters do not own stays as it is: conditions of other
+        types (a CNI's NetworkUnavailable, a node problem detector's), volumesAttached, whatever a client
+        wrote; so the status patch carries the heartbeats, however much the node holds."""
         transitions: list[str] = []
         now = rfc3339(self.clock.now())
         previous = {condition.get("type"): condition for condition in old.get("conditions") or []}
-        conditions: list[JSON] = []
+        owned: dict[str, JSON] = {}
         for kind, reason, message, event in PRESSURE:
-            condition = _condition(kind, "False", reason, message, previous.get(kind), now)
-            conditions.append(condition)
+            condition = owned[kind] = _condition(kind, "False", reason, message, previous.get(kind), now)
             if condition["lastTransitionTime"] == now:
                 transitions.append(event)
         status, (reason, message) = ("False", node.not_ready) if node.not_ready else ("True", READY)
-        condition = _condition("Ready", status, reason, message, previous.get("Ready"), now)
-        conditions.append(condition)
+        condition = owned["Ready"] = _condition("Ready", status, reason, message, previous.get("Ready"), now)
         if condition["lastTransitionTime"] == now and "Ready" in previous:
             transitions.append("NodeReady" if status == "True" else "NodeNotReady")
         node.reported_ready = status
+        # each setter updates its condition where it is, or appends it
+        conditions = [owned.pop(kind) if (kind := item.get("type")) in owned else item
+                      for item in old.get("conditions") or []]
+        conditions += owned.values()
         machine = old.get("nodeInfo") or {}
         addresses = old.get("addresses") or [{"type": "InternalIP", "address": node.internal_ip},
                                               {"type": "Hostname", "address": node.name}]
         return {
-            "capacity": capacity, "allocatable": allocatable, "conditions": conditions, "addresses": addresses,
+            **old, "capacity": capacity, "allocatable": allocatable, "conditions": conditions, "addresses": addresses,
             "daemonEndpoints": {"kubeletEndpoint": {"Port": 10250}},
             "nodeInfo": {**NODE_INFO, "machineID": machine.get("machineID") or self.ids.uid().replace("-", ""),
                          "systemUUID": machine.get("systemUUID") or self.ids.uid(),
@@ -278,8 +282,8 @@ class NodeAgents:
         if not node.stopped:
             return
         node.stopped = False
-        self._renew_lease(node)
-        self.report_status(node)
+        self._start_loop(node, "lease", lambda: self._renew_lease(node))
+        self._start_loop(node, "status", lambda: self.report_status(node))
         self.run_pods(name)
 
     def _node(self, name: str) -> NodeKubelet:
@@ -308,6 +312,9 @@ class NodeAgents:
                     "leases", NODE_LEASE_NAMESPACE, node.name, lease, group="coordination.k8s.io")
         except (Conflict, NotFound, AlreadyExists):
             node.lease = None  # someone else wrote it: read it afresh at the next renewal
+        except Exception:
+            node.lease = None  # (not written: read it afresh at the retry)
+            raise
         self._every(node, "lease", LEASE_RENEW_SECONDS, lambda: self._renew_lease(node))
 
     def _new_lease(self, node: NodeKubelet, now: str) -> JSON:
@@ -322,11 +329,18 @@ class NodeAgents:
     # ---- timers
 
     def _every(self, node: NodeKubelet, kind: str, seconds: float, step: Callable[[], None]) -> None:
-        """Run `step` in `seconds` instead of when the node's `kind` of step was due (steps re-arm themselves)."""
-        self.work.cancel(node.timers.get(kind))
-        node.timers[kind] = self.work.later(seconds, step)
+        """Run `step` in `seconds` instead of when the node's `kind` of step was due (steps re-arm themselves;
+        one that fails is retried under the same key, and re-arms once it passes)."""
+        self.work.later(seconds, step, (kind, node.name))
+
+    def _start_loop(self, node: NodeKubelet, kind: str, step: Callable[[], None]) -> None:
+        """Run the first turn of the node's `kind` of loop now; if it fails, it is retried under the loop's
+        key (and the loop carries on from there) while the caller goes on."""
+        try:
+            step()
+        except Exception as error:
+            self.work.retry_later((kind, node.name), step, error)
 
     def _cancel(self, node: NodeKubelet) -> None:
-        for timer in node.timers.values():
-            self.work.cancel(timer)
-        node.timers.clear()
+        for kind in LOOPS:
+            self.work.cancel((kind, node.name))

@@ -4,9 +4,8 @@ the pods: most running pods wait for nothing.)"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 
-from fakeapi.machinery.clock import Timer
 from fakeapi.simulation.runtime import PodRuntime
 from fakeapi.simulation.work import Work
 
@@ -14,7 +13,7 @@ from fakeapi.simulation.work import Work
 class PodTimers:
     def __init__(self, work: Work) -> None:
         self.work = work
-        self._pending: dict[str, set[Timer]] = {}  # pod uid -> its timers not yet fired
+        self._pending: dict[str, set[Hashable]] = {}  # pod uid -> the Work keys of its steps not yet run
 
     def later(self, runtime: PodRuntime, seconds: float, step: Callable[[], None]) -> None:
         """Run `step` once `seconds` have passed (at once for 0 or less)."""
@@ -22,28 +21,33 @@ class PodTimers:
             step()
             return
         uid = runtime.uid
-        holder: list[Timer] = []
+        holder: list[Hashable] = []
 
         def run() -> None:
+            key = holder[0]
             timers = self._pending.get(uid)
             if timers is not None:
-                timers.discard(holder[0])
+                timers.discard(key)
                 if not timers:
                     del self._pending[uid]
-            step()
+            try:
+                step()
+            except Exception:
+                self._pending.setdefault(uid, set()).add(key)  # retried under its key: still cancellable
+                raise
 
-        timer = self.work.later(seconds, run)
-        holder.append(timer)
-        self._pending.setdefault(uid, set()).add(timer)
+        key = self.work.later(seconds, run)
+        holder.append(key)
+        self._pending.setdefault(uid, set()).add(key)
 
     def waiting(self, runtime: PodRuntime) -> bool:
         """Whether the pod waits for anything."""
         return runtime.uid in self._pending
 
     def cancel(self, runtime: PodRuntime) -> None:
-        for timer in self._pending.pop(runtime.uid, ()):
-            self.work.cancel(timer)
+        for key in self._pending.pop(runtime.uid, ()):
+            self.work.cancel(key)
 
     def clear(self) -> None:
-        """Forget every timer (the clock's are dropped with the simulation's work)."""
+        """Forget every timer (the steps are dropped with the simulation's work)."""
         self._pending.clear()

@@ -13,15 +13,22 @@ preemption part) in a `FailedScheduling` event and its PodScheduled condition (U
 waits for a change that may let it fit (a node added or changed, a pod gone from a node), with
 upstream's back-off between attempts (1 s, doubling to 10 s). Preemption evicts lower-priority pods as
 DefaultPreemption does (see preemption.py).
+
+A cycle that fails otherwise (the binding refused, with a 409 or a 5xx, an API call of the cycle
+failing) is a scheduler error, as handleSchedulingFailure handles it: unless the pod is gone or bound
+meanwhile, it goes back to the queue after its back-off, and it gets a `FailedScheduling` event and
+PodScheduled False (reason SchedulerError, the error as message: `running Bind plugin "DefaultBinder":
+...` for a binding). No pod is ever left out of the queue.
 """
 
 from __future__ import annotations
 
 import heapq
 import itertools
+import logging
 
-from fakeapi.machinery.clock import Clock, Timer, rfc3339
-from fakeapi.machinery.errors import Conflict
+from fakeapi.machinery.clock import Clock, rfc3339
+from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.patch import create_two_way_merge_patch
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import conditions
@@ -35,6 +42,10 @@ from fakeapi.simulation.work import Work
 INITIAL_BACKOFF, MAX_BACKOFF = 1.0, 10.0  # podInitialBackoffDuration, podMaxBackoffDuration
 MIN_FEASIBLE_NODES, MIN_FEASIBLE_PERCENT, BASE_PERCENT = 100, 5, 50
 NO_NODES = "no nodes available to schedule pods"
+BINDER = "DefaultBinder"
+BACKOFF = ("scheduler-backoff",)  # the key of the timer for the earliest back-off to end
+
+log = logging.getLogger("fakeapi.simulation")
 
 
 def feasible_nodes_to_find(total: int) -> int:
@@ -50,7 +61,7 @@ class Scheduler:
         self.client = client
         self.work = work
         self.view = view
-        self.events = SeriesRecorder(client, names, DEFAULT_SCHEDULER, f"{DEFAULT_SCHEDULER}-fakeapi")
+        self.events = SeriesRecorder(client, names, work, DEFAULT_SCHEDULER, f"{DEFAULT_SCHEDULER}-fakeapi")
         self.preemption = Preemption(client, self.events, view)
         self._queue: list[tuple[int, int, PodKey]] = []  # (-priority, queued since, pod)
         self._queued: set[PodKey] = set()
@@ -59,7 +70,6 @@ class Scheduler:
         self._attempts: dict[PodKey, int] = {}
         self._backoff: dict[PodKey, float] = {}  # pods waiting out their back-off, until when
         self._backoff_heap: list[tuple[float, int, PodKey]] = []
-        self._backoff_timer: Timer | None = None
         self.unschedulable: set[PodKey] = set()  # pods waiting for a change in the cluster
         self._next_start = 0
         self._tree = client.api.registry("pods").kind.patch_tree
@@ -69,8 +79,7 @@ class Scheduler:
         return self.client.api.clock
 
     def stop(self) -> None:
-        self.work.cancel(self._backoff_timer)
-        self._backoff_timer = None
+        self.work.cancel(BACKOFF)
         self._backoff.clear()
         self._backoff_heap.clear()
         self._since.clear()
@@ -123,11 +132,9 @@ class Scheduler:
 
     def _arm_backoff(self) -> None:
         """One timer for the earliest back-off to end: pods whose back-off ends together queue together."""
-        self.work.cancel(self._backoff_timer)
-        self._backoff_timer = None
+        self.work.cancel(BACKOFF)
         if self._backoff_heap:
-            self._backoff_timer = self.work.later(self._backoff_heap[0][0] - self.clock.monotonic(),
-                                                  self._backed_off)
+            self.work.later(self._backoff_heap[0][0] - self.clock.monotonic(), self._backed_off, BACKOFF)
 
     def _backed_off(self) -> None:
         now = self.clock.monotonic()
@@ -157,7 +164,10 @@ class Scheduler:
                 self._queued.discard(key)
                 if self._queue:
                     self.work.soon(("schedule",), self._schedule_next)
-                self.schedule(key)
+                try:
+                    self.schedule(key)
+                except Exception as error:  # (a misfit is no error: `schedule` handles it)
+                    self._scheduler_error(key, _message(error))
                 return
 
     def schedule(self, key: PodKey) -> None:
@@ -188,8 +198,9 @@ class Scheduler:
         meta: JSON = pod["metadata"]
         try:
             self.client.bind(key[0], key[1], meta.get("uid", ""), node.name)
-        except Conflict:
-            return  # bound meanwhile, or being deleted
+        except Exception as error:  # a 409, a 5xx, a timeout: RunBindPlugins' error
+            self._scheduler_error(key, f'running Bind plugin "{BINDER}": {_message(error)}')
+            return
         self.events.record(pod_reference(pod), "Normal", "Scheduled", "Binding",
                            f"Successfully assigned {key[0]}/{key[1]} to {node.name}")
 
@@ -209,3 +220,36 @@ class Scheduler:
         self._attempts[key] = self._attempts.get(key, 0) + 1
         self._since[key] = next(self._order)
         self.unschedulable.add(key)
+
+    def _scheduler_error(self, key: PodKey, message: str) -> None:
+        """handleSchedulingFailure for an error: the pod waits out its back-off and is tried again (unless it
+        is gone, or was bound meanwhile); then the event and PodScheduled=False, reason SchedulerError."""
+        log.debug("error scheduling pod %s/%s; retrying: %s", *key, message)
+        pod = self.client.api.registry("pods").find(*key)
+        self._attempts[key] = self._attempts.get(key, 0) + 1
+        self._since[key] = next(self._order)
+        if pod is None:
+            return
+        if not (pod.get("spec") or {}).get("nodeName"):
+            self._queued.discard(key)
+            self._activate(key)  # (with attempts made: after the back-off)
+        self.events.record(pod_reference(pod), "Warning", "FailedScheduling", "Scheduling", message)
+        old = conditions.as_decoded(pod.get("status") or {})
+        new, changed = conditions.update_pod_condition(old, {
+            "type": "PodScheduled", "status": "False", "lastProbeTime": None,
+            "lastTransitionTime": rfc3339(self.clock.now()), "reason": "SchedulerError", "message": message})
+        if old.get("nominatedNodeName"):  # clearNominatedNode
+            new["nominatedNodeName"] = ""
+            changed = True
+        if not changed:
+            return
+        try:
+            self.client.patch("pods", key[0], key[1],
+                              create_two_way_merge_patch({"status": old}, {"status": new}, self._tree), "status")
+        except Exception as error:  # upstream logs it: the pod is queued again all the same
+            log.debug("error updating pod %s/%s: %s", *key, _message(error))
+
+
+def _message(error: Exception) -> str:
+    """An error as its Go error's text: a Status's message."""
+    return error.message if isinstance(error, StatusError) else str(error)

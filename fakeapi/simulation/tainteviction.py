@@ -7,9 +7,10 @@ removal cancels records `Cancelling deletion of Pod ns/name`."""
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 
-from fakeapi.machinery.clock import Timer, rfc3339
+from fakeapi.machinery.clock import rfc3339
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import conditions, predicates
 from fakeapi.simulation.client import Client
@@ -24,7 +25,7 @@ CONTROLLER = "taint-eviction-controller"
 class Eviction:
     started: float  # when the controller first saw the taints (clock.monotonic())
     due: float
-    timer: Timer
+    timer: Hashable  # the Work key of the eviction's step
 
 
 class TaintEviction:
@@ -32,7 +33,7 @@ class TaintEviction:
         self.client = client
         self.work = work
         self.view = view
-        self.events = EventRecorder(client, names, CONTROLLER)
+        self.events = EventRecorder(client, names, work, CONTROLLER)
         self.evictions: dict[PodKey, Eviction] = {}
 
     def stop(self) -> None:
@@ -94,9 +95,10 @@ class TaintEviction:
         self.events.normal(pod_reference(pod), "TaintManagerEviction", f"Cancelling deletion of Pod {key[0]}/{key[1]}")
 
     def evict(self, key: PodKey) -> None:
-        self.evictions.pop(key, None)
+        """Delete the pod (its eviction stays listed until then: a retry is cancelled with it)."""
         pod = self.client.api.registry("pods").find(*key)
         if pod is None:
+            self.evictions.pop(key, None)
             return
         self.events.normal(pod_reference(pod), "TaintManagerEviction", f"Marking for deletion Pod {key[0]}/{key[1]}")
         conditions.patch_condition(self.client, pod, {
@@ -105,6 +107,7 @@ class TaintEviction:
             "message": "Taint manager: deleting due to NoExecute taint"}, with_uid=True)
         if not pod["metadata"].get("deletionTimestamp"):
             self.client.delete("pods", *key)
+        self.evictions.pop(key, None)
 
 
 def _no_execute(taints: list[JSON]) -> list[JSON]:

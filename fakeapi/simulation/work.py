@@ -2,9 +2,12 @@
 change (never inside it: a store listener only queues), in batches that leave the loop free for API
 requests; a step that waits runs on the server clock, so a frozen clock holds it until `advance()`.
 
-Steps are idempotent: each reads the state it acts on when it runs. A step that fails with an API error
-(a fault rule aimed at the simulation, a conflict) is tried again a second later on the clock, as a
-component's work queue retries; one whose object is gone (404) is dropped.
+Steps are idempotent: each reads the state it acts on when it runs. A step that fails, whatever the error
+(a fault rule aimed at the simulation, a conflict, a storage error), is tried again on the clock, a second
+later, then 2, 4... up to a minute, as a component's rate-limited work queue retries; one whose object is
+gone (404) is dropped. Steps that wait on the clock are keyed: a step re-arming itself under its key (a
+lease renewal, a monitor pass) replaces what waited under it, and its retry takes the same key, so a loop
+that fails keeps one timer, and keeps going.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from fakeapi.machinery.errors import StatusError
 
 Step = Callable[[], None]
 SLICE_SECONDS = 0.001  # how long steps run per turn of a live event loop, before requests get their turn
-RETRY_SECONDS = 1.0
+RETRY_FIRST, RETRY_MAX = 1.0, 60.0  # seconds before a failed step runs again, doubling at each failure
 
 log = logging.getLogger("fakeapi.simulation")
 
@@ -30,7 +33,8 @@ class Work:
         self.clock = clock
         self._queue: deque[Hashable] = deque()
         self._steps: dict[Hashable, Step] = {}
-        self._timers: set[Timer] = set()
+        self._timers: dict[Hashable, Timer] = {}  # what waits on the clock, by key
+        self._failures: dict[Hashable, int] = {}  # steps failing now, by key: how many times in a row
         self._loop: asyncio.AbstractEventLoop | None = None
         self._woken = False
         self._draining = False
@@ -44,9 +48,10 @@ class Work:
         self._loop = None
         self._queue.clear()
         self._steps.clear()
-        for timer in self._timers:
+        for timer in self._timers.values():
             timer.cancel()
         self._timers.clear()
+        self._failures.clear()
 
     def soon(self, key: Hashable, step: Step) -> None:
         """Run `step` once the current change is done; a step already queued under `key` stays queued."""
@@ -56,30 +61,37 @@ class Work:
         self._queue.append(key)
         self._wake()
 
-    def later(self, seconds: float, step: Step) -> Timer:
-        """Run `step` once `seconds` have passed on the server clock. On a frozen clock it runs as the clock
-        passes its time (then what it queued), so each step sees the time it was due at; on a live clock it
-        joins the queue, so that many steps due at once still leave room for requests."""
-        holder: list[Timer] = []
+    def later(self, seconds: float, step: Step, key: Hashable | None = None) -> Hashable:
+        """Run `step` once `seconds` have passed on the server clock, under `key` (a new one by default),
+        replacing the step that waited under it; returns the key, for `cancel`. On a frozen clock it runs as
+        the clock passes its time (then what it queued), so each step sees the time it was due at; on a live
+        clock it joins the queue, so that many steps due at once still leave room for requests."""
+        if key is None:
+            key = _Key()
+        self._cancel_timer(key)
+        self._timers[key] = self.clock.call_later(seconds, lambda: self._fire(key, step))
+        return key
 
-        def fire() -> None:
-            timer = holder[0]
-            self._timers.discard(timer)
-            if not self.clock.frozen:
-                self.soon(timer, step)
-                return
-            self._run(step)
-            self.run_pending()
+    def cancel(self, key: Hashable | None) -> None:
+        """Drop the step waiting under `key`: on the clock (first run or retry), or queued to run."""
+        if key is None:
+            return
+        self._cancel_timer(key)
+        self._failures.pop(key, None)
+        self._steps.pop(key, None)  # (its place in the queue is skipped)
 
-        timer = self.clock.call_later(seconds, fire)
-        holder.append(timer)
-        self._timers.add(timer)
-        return timer
-
-    def cancel(self, timer: Timer | None) -> None:
+    def _cancel_timer(self, key: Hashable) -> None:
+        timer = self._timers.pop(key, None)
         if timer is not None:
             timer.cancel()
-            self._timers.discard(timer)
+
+    def _fire(self, key: Hashable, step: Step) -> None:
+        self._timers.pop(key, None)
+        if not self.clock.frozen:
+            self.soon(key, step)
+            return
+        self._run(key, step)
+        self.run_pending()
 
     def run_pending(self) -> None:
         """Run queued steps (and those they queue): all of them while the clock is frozen, so that a test
@@ -93,8 +105,9 @@ class Work:
             until = None if self.clock.frozen else time.perf_counter() + SLICE_SECONDS
             while self._queue and (until is None or time.perf_counter() < until):
                 key = self._queue.popleft()
-                step = self._steps.pop(key)
-                self._run(step)
+                step = self._steps.pop(key, None)
+                if step is not None:  # (None: cancelled)
+                    self._run(key, step)
         finally:
             self._draining = False
         if self._queue:
@@ -105,12 +118,42 @@ class Work:
             self._woken = True
             self._loop.call_soon(self.run_pending)
 
-    def _run(self, step: Step) -> None:
+    def _run(self, key: Hashable, step: Step) -> None:
         try:
             step()
         except StatusError as error:
-            if error.code != 404:
-                log.debug("simulation step failed (%s); retrying in %ss", error.message, RETRY_SECONDS)
-                self.later(RETRY_SECONDS, step)
-        except Exception:
-            log.exception("simulation step failed")
+            if error.code == 404:  # what it acts on is gone
+                self._failures.pop(key, None)
+            else:
+                self.retry_later(key, step, error)
+        except Exception as error:
+            self.retry_later(key, step, error)
+        else:
+            if self._failures and self._failures.pop(key, None) is not None:
+                log.info("simulation step%s passed again", _name(key))
+
+    def retry_later(self, key: Hashable | None, step: Step, error: Exception) -> None:
+        """Run a step that failed with `error` again later, under its key (a new one if None): a second, then
+        doubling at each failure in a row, up to a minute."""
+        if key is None:
+            key = _Key()
+        failures = self._failures[key] = self._failures.get(key, 0) + 1
+        delay = min(RETRY_MAX, RETRY_FIRST * 2 ** (failures - 1))
+        reason = error.message if isinstance(error, StatusError) else f"{type(error).__name__}: {error}"
+        if isinstance(error, StatusError) and error.code < 500:  # a conflict, a fault rule's 4xx: routine
+            log.debug("simulation step%s failed (%s); trying it again in %gs", _name(key), reason, delay)
+        elif failures & (failures - 1) == 0:  # the 1st, 2nd, 4th, 8th... failure in a row
+            log.warning("simulation step%s failed (%s); trying it again in %gs", _name(key), reason, delay,
+                        exc_info=not isinstance(error, StatusError) and failures == 1)
+        self.later(delay, step, key)
+
+
+def _name(key: Hashable) -> str:
+    """A step's key as the log shows it: ` ('lease', 'node-1')`, say (nothing for an unnamed one)."""
+    return f" {key}" if isinstance(key, tuple) else ""
+
+
+class _Key:
+    """The key of a step waiting on the clock that its caller did not name."""
+
+    __slots__ = ()

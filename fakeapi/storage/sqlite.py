@@ -17,16 +17,25 @@ meets. It does not survive the machine losing power or the kernel crashing befor
 fsync every commit: milliseconds per write on a virtual disk, against tens of microseconds. The file
 is locked for this process alone (EXCLUSIVE locking mode, which also spares WAL its shared-memory
 index): a second server on the same file is refused instead of overwriting the first one's objects.
+A log left by a crash is checked before SQLite replays it (walcheck.py); a write the file refuses
+answers a 500 naming the cause (read-only, full, I/O error). See docs/storage.md.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import sqlite3
 import zlib
 from pathlib import Path
+from typing import Any
 
+import orjson
+
+from fakeapi.machinery.errors import UnknownError
 from fakeapi.machinery.types import ObjectKey
 from fakeapi.storage.store import Objects, StorageError
+from fakeapi.storage.walcheck import check_wal
 
 APPLICATION_ID = int.from_bytes(b"fapi")  # at offset 68 of the file header
 LAYOUT_VERSION = 2  # user_version, at offset 60: bump when the tables change, with a migration below
@@ -52,6 +61,9 @@ _PUT = (_INSERT + " ON CONFLICT DO UPDATE SET resource_version = excluded.resour
 _DELETE = "DELETE FROM objects WHERE resource = ? AND namespace = ? AND name = ?"
 _SET_VERSION = "UPDATE meta SET resource_version = ? WHERE id = 1"
 _FIX = "move it away, or pass another file to --storage"
+FILE_MODE = 0o600  # the objects include Secrets: the file (and its -wal, which SQLite gives its mode) is the user's
+
+log = logging.getLogger("fakeapi.storage")
 
 
 class SqliteJournal:
@@ -59,6 +71,12 @@ class SqliteJournal:
         """Open (or create) the file; StorageError if it is not fakeapi's, is damaged, or is in use."""
         self.path = path
         new = _is_new(path)
+        check_wal(path, new)  # before SQLite reads the log (and drops what it cannot check)
+        if new:
+            _create(path)
+        else:
+            _check_writable(path)
+        self._failing = False  # the last write failed (logged once, until one passes again)
         try:
             # isolation_level=None: a lone statement is its own transaction, others are put in an explicit
             # BEGIN/COMMIT. The store is used from one thread at a time, but not always the one that
@@ -111,18 +129,20 @@ class SqliteJournal:
     # ---- the Journal protocol
 
     def load(self) -> tuple[Objects, int]:
+        """Every object, each checked whole (its checksum, then that it is the object its row names): a
+        broken one stops the start with one line naming it, rather than failing the first request for it."""
         try:
             row = self._db.execute("SELECT resource_version FROM meta WHERE id = 1").fetchone()
-            if row is None:
+            if row is None or type(row[0]) is not int:
                 raise StorageError(f"{self.path} is damaged (its resourceVersion is missing); {_FIX}")
-            last = int(row[0])
+            last: int = row[0]
             objects: Objects = {}
             for resource, namespace, name, rv, data, checksum in self._db.execute(
                     "SELECT resource, namespace, name, resource_version, data, checksum FROM objects"):
-                if zlib.crc32(data) != checksum:
+                problem = _row_problem(name, rv, data, checksum)
+                if problem is not None:
                     where = f"{namespace}/{name}" if namespace else name
-                    raise StorageError(f"{self.path} is damaged (the bytes of {resource} {where} do not "
-                                       f"match their checksum); {_FIX}")
+                    raise StorageError(f"{self.path} is damaged (the row of {resource} {where}: {problem}); {_FIX}")
                 objects.setdefault(resource, {}).setdefault(namespace, {})[name] = (str(rv), data)
                 last = max(last, rv)
         except sqlite3.Error as error:
@@ -131,40 +151,118 @@ class SqliteJournal:
 
     def write(self, key: ObjectKey, resource_version: int, data: bytes | None) -> None:
         execute = self._db.execute
-        if data is not None:  # one statement: its own transaction
-            execute(_PUT, (key.resource, key.namespace, key.name, resource_version, data, zlib.crc32(data)))
-            return
-        execute("BEGIN")
         try:
-            execute(_DELETE, (key.resource, key.namespace, key.name))
-            execute(_SET_VERSION, (resource_version,))
-            execute("COMMIT")
-        except BaseException:
-            self._rollback()
-            raise
+            if data is not None:  # one statement: its own transaction
+                execute(_PUT, (key.resource, key.namespace, key.name, resource_version, data, zlib.crc32(data)))
+            else:
+                execute("BEGIN")
+                try:
+                    execute(_DELETE, (key.resource, key.namespace, key.name))
+                    execute(_SET_VERSION, (resource_version,))
+                    execute("COMMIT")
+                except BaseException:
+                    self._rollback()
+                    raise
+        except sqlite3.Error as error:
+            raise self._failed(error) from None
+        self._passed()
 
     def replace(self, objects: Objects, resource_version: int) -> None:
         execute = self._db.execute
-        execute("BEGIN")
         try:
-            execute("DELETE FROM objects")
-            self._db.executemany(_INSERT, (
-                (resource, namespace, name, int(rv), data, zlib.crc32(data))
-                for resource, spaces in objects.items()
-                for namespace, names in spaces.items()
-                for name, (rv, data) in names.items()))
-            execute(_SET_VERSION, (resource_version,))
-            execute("COMMIT")
-        except BaseException:
-            self._rollback()
-            raise
+            execute("BEGIN")
+            try:
+                execute("DELETE FROM objects")
+                self._db.executemany(_INSERT, (
+                    (resource, namespace, name, int(rv), data, zlib.crc32(data))
+                    for resource, spaces in objects.items()
+                    for namespace, names in spaces.items()
+                    for name, (rv, data) in names.items()))
+                execute(_SET_VERSION, (resource_version,))
+                execute("COMMIT")
+            except BaseException:
+                self._rollback()
+                raise
+        except sqlite3.Error as error:
+            raise self._failed(error) from None
+        self._passed()
+
+    def _failed(self, error: sqlite3.Error) -> UnknownError:
+        """A write the file did not take: nothing changed. Upstream answers a storage failure with its error
+        as a 500 without a reason; the log says so once, until a write passes again."""
+        message = _write_problem(self.path, error)
+        if not self._failing:
+            self._failing = True
+            log.error("fakeapi: %s; writes fail until it is fixed", message)
+        return UnknownError(message)
+
+    def _passed(self) -> None:
+        if self._failing:
+            self._failing = False
+            log.warning("fakeapi: writes to the storage file %s pass again", self.path)
 
     def close(self) -> None:
         self._db.close()  # the last connection checkpoints the WAL into the file and removes it
 
     def _rollback(self) -> None:
         if self._db.in_transaction:
-            self._db.execute("ROLLBACK")
+            try:
+                self._db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # (SQLite rolled it back itself: an I/O error, a full disk)
+
+
+def _create(path: Path) -> None:
+    """A new, empty file only its owner may read: SQLite would make it world-readable (0644), and gives
+    the -wal file the database's mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, FILE_MODE))
+    except FileExistsError:
+        pass  # (created meanwhile: SQLite's checks apply)
+    except OSError as error:
+        raise StorageError(f"cannot create the storage file {path}: {(error.strerror or str(error)).lower()}; "
+                           f"check the path and its permissions") from None
+
+
+def _check_writable(path: Path) -> None:
+    """A file (or folder) that cannot be written is refused in words: SQLite would open it read-only and
+    fail its lock with a `disk I/O error`."""
+    if not os.access(path, os.W_OK):
+        raise StorageError(f"{path} is read-only: fakeapi writes every change to it; make it writable, or pass "
+                           f"another file to --storage")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise StorageError(f"the folder of {path} is read-only: SQLite keeps its write-ahead log beside the "
+                           f"file; make the folder writable, or pass a file in another one to --storage")
+
+
+def _row_problem(name: Any, rv: Any, data: Any, checksum: Any) -> str | None:
+    """What is wrong with a row of `objects` (None when it holds the object it names, at its version)."""
+    if type(data) is not bytes or type(rv) is not int or type(checksum) is not int:
+        return "it is not a row fakeapi wrote"
+    if zlib.crc32(data) != checksum:
+        return "its bytes do not match their checksum"
+    try:
+        obj = orjson.loads(data)
+    except orjson.JSONDecodeError as error:
+        return f"its bytes are not JSON: {error}"
+    meta = obj.get("metadata") if type(obj) is dict else None
+    if type(meta) is not dict or meta.get("name") != name or meta.get("resourceVersion") != str(rv):
+        return "its bytes are not the object the row names, at its version"
+    return None
+
+
+def _write_problem(path: Path, error: sqlite3.Error) -> str:
+    """A failed write, on one line: what is wrong with the file, in words, then SQLite's own."""
+    name = getattr(error, "sqlite_errorname", "")
+    if name.startswith("SQLITE_READONLY"):
+        return f"the storage file {path} is read-only ({error})"
+    if name == "SQLITE_FULL":
+        return f"the disk of the storage file {path} is full ({error})"
+    if name.startswith("SQLITE_IOERR"):
+        return f"the storage file {path} cannot be written: an I/O error ({error})"
+    if name in ("SQLITE_CORRUPT", "SQLITE_NOTADB"):
+        return f"the storage file {path} is damaged ({error})"
+    return f"cannot write to the storage file {path}: {error}"
 
 
 def _is_new(path: Path) -> bool:
@@ -195,4 +293,7 @@ def _describe(path: Path, error: sqlite3.Error) -> str:
         return f"{path} is in use by another fakeapi server; stop it, or pass another file to --storage"
     if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
         return f"{path} is damaged ({error}); {_FIX}"
+    if name.startswith("SQLITE_READONLY") or name == "SQLITE_IOERR_LOCK":
+        return (f"{path} is read-only ({error}): fakeapi writes every change to it; make it and its folder "
+                f"writable, or pass another file to --storage")
     return f"cannot use the storage file {path}: {error}; {_FIX}"

@@ -34,6 +34,8 @@ from fakeapi.machinery.errors import AlreadyExists, Conflict, Expired, NotFound
 from fakeapi.machinery.types import JSON, ObjectKey
 
 DEFAULT_HISTORY = 10_000
+DEFAULT_HISTORY_AGE = 75.0  # seconds, as upstream's watch cache keeps events fresh (eventFreshDuration)
+DEFAULT_HISTORY_BYTES = 128 * 1024 * 1024
 
 
 class Event(NamedTuple):
@@ -103,14 +105,25 @@ def encode(obj: JSON) -> bytes:
     return bytes(memoryview(orjson.dumps(obj)))
 
 
+def event_size(event: Event) -> int:
+    """What a change holds in the history: its object's bytes before and after (an object that two changes
+    share, as the after of one and the before of the next, counts twice: the bound errs on the safe side)."""
+    return len(event.data) + (len(event.previous) if event.previous is not None else 0)
+
+
 class Store:
-    def __init__(self, history: int = DEFAULT_HISTORY, history_age: float | None = None,
-                 now: Callable[[], float] = time.monotonic, journal: Journal | None = None) -> None:
-        """`history` changes are kept for watches, forgotten after `history_age` seconds if given."""
+    def __init__(self, history: int = DEFAULT_HISTORY, history_age: float | None = DEFAULT_HISTORY_AGE,
+                 now: Callable[[], float] = time.monotonic, journal: Journal | None = None,
+                 history_bytes: int = DEFAULT_HISTORY_BYTES) -> None:
+        """At most `history` changes holding `history_bytes` are kept for watches (the newest always), each
+        forgotten after `history_age` seconds (None or 0: whatever its age) on the `now` clock."""
         self._journal = journal
         self._objects, self._rv = journal.load() if journal is not None else ({}, 0)
-        self._history: deque[Event] = deque(maxlen=max(1, history))
-        self._recorded: deque[float] = deque(maxlen=max(1, history))  # when each history event happened
+        self._history: deque[Event] = deque()
+        self._recorded: deque[float] = deque()  # when each history event happened
+        self._history_limit = max(1, history)
+        self._history_bytes_limit = history_bytes
+        self._history_bytes = 0
         self._history_age = history_age or None
         self._now = now
         self._compacted_rv = self._rv  # changes up to here are no longer replayable
@@ -255,6 +268,7 @@ class Store:
         self._rv = rv
         self._history.clear()
         self._recorded.clear()
+        self._history_bytes = 0
         self._compacted_rv = self._rv
 
     # ---- change history
@@ -305,12 +319,16 @@ class Store:
         self._rv = rv
 
     def _emit(self, event: Event) -> None:
-        if len(self._history) == self._history.maxlen:
-            self._compacted_rv = self._history[0].resource_version
-        self._history.append(event)
-        self._recorded.append(self._now())
+        history = self._history
+        now = self._now()
+        history.append(event)
+        self._recorded.append(now)
+        self._history_bytes += event_size(event)
+        while len(history) > self._history_limit or (self._history_bytes > self._history_bytes_limit
+                                                    and len(history) > 1):
+            self._forget_oldest()
         if self._history_age is not None:
-            self._forget_old()
+            self._forget_before(now - self._history_age)
         self._delivering = True
         try:
             for listener in self._listeners:
@@ -336,11 +354,23 @@ class Store:
             self._key_order.pop((key.resource, None), None)
 
     def _forget_old(self) -> None:
-        if self._history_age is None or not self._recorded:
-            return
-        horizon = self._now() - self._history_age
-        history, recorded = self._history, self._recorded
+        if self._history_age is not None:
+            self._forget_before(self._now() - self._history_age)
+
+    def _forget_before(self, horizon: float) -> None:
+        recorded = self._recorded
         while len(recorded) > 1 and recorded[0] < horizon:  # the newest change always stays replayable
-            recorded.popleft()
-            self._compacted_rv = history.popleft().resource_version
+            self._forget_oldest()
+
+    def _forget_oldest(self) -> None:
+        """The oldest change is no longer replayable: a watch from before it gets 410 Expired."""
+        self._recorded.popleft()
+        event = self._history.popleft()
+        self._history_bytes -= event_size(event)
+        self._compacted_rv = event.resource_version
+
+    @property
+    def history_bytes(self) -> int:
+        """What the change history holds now (see `event_size`)."""
+        return self._history_bytes
 

@@ -27,6 +27,7 @@ from fakeapi.machinery.types import JSON
 from fakeapi.storage.store import Event, Store
 
 DEFAULT_WATCH_BUFFER = 10_000  # events a watcher may have pending before it is cut off
+DEFAULT_WATCH_BUFFER_BYTES = 64 * 1024 * 1024  # ... and bytes (events are shared between watchers: an upper bound)
 FRESHNESS_WAIT = 3.0  # upstream's watch cache waits this long for a resourceVersion it has not seen yet
 MIN_REQUEST_TIMEOUT = 1800.0  # a watch without timeoutSeconds lasts 1-2x this, as upstream picks it
 PRE_TIMEOUT_BOOKMARK = 2.0  # upstream sends a bookmark this long before a watch times out
@@ -157,15 +158,18 @@ class WatchSpec:
 class Watcher:
     """One open watch: its scope and filter, a bounded queue of framed events, and its sink."""
 
-    __slots__ = ("spec", "table", "sink", "queue", "limit", "closed", "start_rv", "queued_rv", "written_rv",
-                 "next_bookmark", "deadline", "timer")
+    __slots__ = ("spec", "table", "sink", "queue", "queued_bytes", "limit", "bytes_limit", "closed", "start_rv",
+                 "queued_rv", "written_rv", "next_bookmark", "deadline", "timer")
 
-    def __init__(self, spec: WatchSpec, table: Renderer | None, sink: Sink, limit: int, start_rv: int) -> None:
+    def __init__(self, spec: WatchSpec, table: Renderer | None, sink: Sink, limit: int, start_rv: int,
+                 bytes_limit: int = DEFAULT_WATCH_BUFFER_BYTES) -> None:
         self.spec = spec
         self.table = table
         self.sink = sink
         self.queue: deque[bytes] = deque()
+        self.queued_bytes = 0  # of the events live changes queued (the initial ones are written at once)
         self.limit = limit
+        self.bytes_limit = bytes_limit
         self.closed = False
         self.start_rv = start_rv  # events and bookmarks at or below this are never sent
         self.queued_rv = start_rv
@@ -206,11 +210,28 @@ class Watcher:
     def push(self, data: bytes, resource_version: int) -> bool:
         """Queue an event; False when the queue overflowed (the caller cuts the watcher off)."""
         self.queue.append(data)
+        self.queued_bytes += len(data)
         self.queued_rv = resource_version
-        if len(self.queue) > self.limit:
+        if self.overflowed():
             return False
         self.sink.notify()
         return True
+
+    def overflowed(self) -> bool:
+        """More events, or bytes, pending than the watcher may hold (one event, however large, it may)."""
+        return len(self.queue) > self.limit or (self.queued_bytes > self.bytes_limit and len(self.queue) > 1)
+
+    def take(self) -> list[bytes]:
+        """Everything queued, for the sink to write; the queue is empty afterwards."""
+        taken = list(self.queue)
+        self.queue.clear()
+        self.queued_bytes = 0
+        return taken
+
+    def take_one(self) -> bytes:
+        data = self.queue.popleft()
+        self.queued_bytes = max(0, self.queued_bytes - len(data))  # (initial events are not counted)
+        return data
 
     def finish(self, last: bytes | None = None) -> None:
         """End the stream after what is queued (and `last`, if given)."""
@@ -227,11 +248,13 @@ class WatchHub:
     """Every open watch of one server; subscribed to the store for the server's lifetime."""
 
     def __init__(self, store: Store, clock: Clock, bookmark_interval: float = 60.0,
-                 buffer_limit: int = DEFAULT_WATCH_BUFFER, freshness_wait: float = FRESHNESS_WAIT) -> None:
+                 buffer_limit: int = DEFAULT_WATCH_BUFFER, freshness_wait: float = FRESHNESS_WAIT,
+                 buffer_bytes: int = DEFAULT_WATCH_BUFFER_BYTES) -> None:
         self.store = store
         self.clock = clock
         self.bookmark_interval = bookmark_interval
         self.buffer_limit = buffer_limit
+        self.buffer_bytes = buffer_bytes
         self.freshness_wait = freshness_wait
         self._by_resource: dict[str, list[Watcher]] = {}
         self._rv_waiters: list[tuple[int, asyncio.Future[None]]] = []
@@ -277,10 +300,10 @@ class WatchHub:
                 if rendered is None:
                     continue
                 data = rendered
-            queue = watcher.queue
-            queue.append(data)
+            watcher.queue.append(data)
+            watcher.queued_bytes += len(data)
             watcher.queued_rv = rv
-            if len(queue) > watcher.limit:
+            if watcher.overflowed():
                 overflowed = overflowed or []
                 overflowed.append(watcher)
             else:
@@ -291,7 +314,7 @@ class WatchHub:
 
     def _cut_off(self, watcher: Watcher) -> None:
         """A watcher that cannot keep up: drop its backlog and end it with 410 so its client re-lists."""
-        watcher.queue.clear()
+        watcher.take()
         expired = Expired(f"too old resource version: {watcher.written_rv} ({self.store.resource_version})")
         watcher.finish(error_event(expired))
         self.remove(watcher)
@@ -315,7 +338,7 @@ class WatchHub:
             except Expired as expired:
                 error = expired
         loop = asyncio.get_running_loop()
-        watcher = Watcher(spec, table, sink, self.buffer_limit, start)
+        watcher = Watcher(spec, table, sink, self.buffer_limit, start, self.buffer_bytes)
         watcher.queue.extend(initial)
         if error is not None:
             watcher.finish(error_event(error))

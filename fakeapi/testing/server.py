@@ -194,6 +194,7 @@ class FakeAPIServer:
             raise
         self._runner = runner
         self.port = site.port
+        self.app[api_key].publish_address(self.host, self.port)
         self.url = f"{'https' if self._tls is not None else 'http'}://{self.host}:{self.port}"
 
     async def _shutdown(self) -> None:

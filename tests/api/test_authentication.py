@@ -28,6 +28,7 @@ TOKENS = {
 UNAUTHORIZED = {"kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
                 "message": "Unauthorized", "reason": "Unauthorized", "code": 401}
 NOW = datetime(2025, 3, 1, 12, 0, 0, tzinfo=UTC)
+CONTROL = {"X-Fakeapi-Control": "1"}
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -126,7 +127,8 @@ async def test_with_anonymous_auth_off_every_path_needs_credentials(anonymous_re
 async def test_health_and_the_control_api_answer_a_token(anonymous_refused: Any) -> None:
     response = await anonymous_refused.get("/readyz", headers=bearer("bob-token"))
     assert (response.status, await response.text()) == (200, "ok")
-    assert (await anonymous_refused.get("/fakeapi/v1/requests", headers=bearer("bob-token"))).status == 200
+    listed = await anonymous_refused.get("/fakeapi/v1/requests", headers={**bearer("bob-token"), **CONTROL})
+    assert listed.status == 200
 
 
 async def test_the_request_log_records_who_sent_each_request_and_not_the_401s(anonymous_allowed: Any) -> None:
@@ -141,9 +143,26 @@ async def test_the_request_log_records_who_sent_each_request_and_not_the_401s(an
         UserInfo("system:anonymous", "", ("system:unauthenticated",)),
         UserInfo("bob", "1002", ("system:authenticated",)),
     ]
-    listed = await (await client.get("/fakeapi/v1/requests?user=alice")).json()
+    listed = await (await client.get("/fakeapi/v1/requests?user=alice", headers={**bearer("bob-token"),
+                                                                                   **CONTROL})).json()
     assert [entry["user"] for entry in listed["items"]] == [
         {"username": "alice", "uid": "1001", "groups": ["dev", "ops", "system:authenticated"]}]
+
+
+async def test_reading_the_request_log_takes_an_authenticated_user_when_credentials_are_checked(
+        anonymous_allowed: Any) -> None:
+    """What clients sent is not for anybody who can reach the port: anonymous requests may do everything
+    else (AlwaysAllow), but not read it."""
+    await anonymous_allowed.get(PODS, headers=bearer("alice-token"))
+    response = await anonymous_allowed.get("/fakeapi/v1/requests", headers=CONTROL)
+    assert (response.status, await response.json()) == (403, {
+        "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
+        "message": 'forbidden: User "system:anonymous" cannot get path "/fakeapi/v1/requests"',
+        "reason": "Forbidden", "details": {}, "code": 403})
+    response = await anonymous_allowed.get("/fakeapi/v1/requests", headers=bearer("alice-token"))  # no header
+    assert response.status == 403
+    assert (await response.json())["message"].startswith("reading the request log takes the header "
+                                                          "X-Fakeapi-Control: 1")
 
 
 async def test_without_a_token_file_a_bearer_token_is_ignored(client: Any) -> None:

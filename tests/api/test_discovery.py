@@ -44,6 +44,14 @@ AGGREGATED_CORE_RESOURCES = [
         "shortNames": ["cm"],
     },
     {
+        "resource": "endpoints",
+        "responseKind": kind("Endpoints"),
+        "scope": "Namespaced",
+        "singularResource": "endpoints",
+        "verbs": ALL_VERBS,
+        "shortNames": ["ep"],
+    },
+    {
         "resource": "events",
         "responseKind": kind("Event"),
         "scope": "Namespaced",
@@ -117,6 +125,16 @@ AGGREGATED_CORE_RESOURCES = [
         "singularResource": "serviceaccount",
         "verbs": ALL_VERBS,
         "shortNames": ["sa"],
+    },
+    {
+        "resource": "services",
+        "responseKind": kind("Service"),
+        "scope": "Namespaced",
+        "singularResource": "service",
+        "verbs": ALL_VERBS,
+        "shortNames": ["svc"],
+        "categories": ["all"],
+        "subresources": [status_sub("Service")],
     },
 ]
 
@@ -243,8 +261,42 @@ BATCH_GROUP = {
         served("batch", "jobs", "Job", "status"),
     ]}],
 }
+def hpa(version: str) -> dict[str, Any]:
+    entry = served("autoscaling", "horizontalpodautoscalers", "HorizontalPodAutoscaler", "status", short=("hpa",))
+    entry["responseKind"]["version"] = entry["subresources"][0]["responseKind"]["version"] = version
+    return entry
+
+
+AUTOSCALING_GROUP = {
+    "metadata": {"name": "autoscaling", "creationTimestamp": None},
+    "versions": [{"version": version, "freshness": "Current", "resources": [hpa(version)]} for version in ("v2", "v1")],
+}
+DISCOVERY_GROUP = {
+    "metadata": {"name": "discovery.k8s.io", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("discovery.k8s.io", "endpointslices", "EndpointSlice", all_category=False)]}],
+}
+POLICY_GROUP = {
+    "metadata": {"name": "policy", "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        served("policy", "poddisruptionbudgets", "PodDisruptionBudget", "status", short=("pdb",),
+               all_category=False)]}],
+}
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
+APIEXTENSIONS = "apiextensions.k8s.io"
+APIEXTENSIONS_GROUP = {
+    "metadata": {"name": APIEXTENSIONS, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "customresourcedefinitions",
+        "responseKind": {"group": APIEXTENSIONS, "version": "v1", "kind": "CustomResourceDefinition"},
+        "scope": "Cluster", "singularResource": "customresourcedefinition", "shortNames": ["crd", "crds"],
+        "categories": ["api-extensions"], "verbs": ALL_VERBS,
+        "subresources": [{"subresource": "status", "verbs": ["get", "patch", "update"],
+                          "responseKind": {"group": APIEXTENSIONS, "version": "v1",
+                                           "kind": "CustomResourceDefinition"}}]}]}],
+}
 AGGREGATED_GROUPS = [
+    APIEXTENSIONS_GROUP,
     APPS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current",
@@ -256,9 +308,12 @@ AGGREGATED_GROUPS = [
          review(AUTHZ, "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
      ]}]},
+    AUTOSCALING_GROUP,
     BATCH_GROUP,
     COORDINATION_GROUP,
+    DISCOVERY_GROUP,
     EVENTS_GROUP,
+    POLICY_GROUP,
 ]
 
 
@@ -304,9 +359,15 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry("apps"), group_entry(AUTHN), group_entry(AUTHZ),
-                                                group_entry("batch"), group_entry("coordination.k8s.io"),
-                                                group_entry("events.k8s.io")]}
+                                     "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
+                                                group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
+                                                group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
+                                                group_entry("events.k8s.io"), group_entry("policy")]}
+
+
+def autoscaling_entry() -> dict[str, Any]:
+    v2, v1 = ({"groupVersion": f"autoscaling/{version}", "version": version} for version in ("v2", "v1"))
+    return {"name": "autoscaling", "versions": [v2, v1], "preferredVersion": v2}
 
 
 @pytest.mark.parametrize("path", ["/apis/authorization.k8s.io", "/apis/authorization.k8s.io/"])
@@ -363,10 +424,12 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
-        f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io",
-        "/apis/coordination.k8s.io/v1",
-        "/apis/events.k8s.io", "/apis/events.k8s.io/v1",
+        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
+        "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
+        f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
+        "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/apis/discovery.k8s.io", "/apis/discovery.k8s.io/v1",
+        "/apis/events.k8s.io", "/apis/events.k8s.io/v1", "/apis/policy", "/apis/policy/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
     ]
@@ -419,6 +482,8 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("bindings", "Binding", ["create"], singular="binding"),
             legacy("configmaps", "ConfigMap", ALL_VERBS, singular="configmap", shortNames=["cm"],
                    storageVersionHash="qFsyl6wFWjQ="),
+            legacy("endpoints", "Endpoints", ALL_VERBS, singular="endpoints", shortNames=["ep"],
+                   storageVersionHash="fWeeMqaN/OA="),
             legacy(
                 "events",
                 "Event",
@@ -469,6 +534,9 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("secrets", "Secret", ALL_VERBS, singular="secret", storageVersionHash="S6u1pOWzb84="),
             legacy("serviceaccounts", "ServiceAccount", ALL_VERBS, singular="serviceaccount", shortNames=["sa"],
                    storageVersionHash="pbx9ZvyFpBE="),
+            legacy("services", "Service", ALL_VERBS, singular="service", shortNames=["svc"], categories=["all"],
+                   storageVersionHash="0/CO1lhkEBI="),
+            legacy("services/status", "Service", STATUS_VERBS),
         ],
     }
 
@@ -576,6 +644,8 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
         "secrets": "/api/v1/namespaces/default/secrets",
         "serviceaccounts": "/api/v1/namespaces/default/serviceaccounts/x",
         "replicationcontrollers": "/api/v1/namespaces/default/replicationcontrollers/rc",
+        "services": "/api/v1/namespaces/default/services/kubernetes",
+        "endpoints": "/api/v1/namespaces/default/endpoints/kubernetes",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import json
+import threading
 from typing import Any
+
+import pytest
+
+from fakeapi.http.bodies import OFF_LOOP_BYTES, parse_yaml
 
 PODS = "/api/v1/namespaces/default/pods"
 JSON = {"Content-Type": "application/json"}
@@ -95,3 +100,32 @@ async def test_yaml_duplicates_are_go_yaml_errors_before_unknown_fields(client: 
         '299 - "yaml: unmarshal errors:   line 5: key \\"name\\" already set in map"',
         '299 - "unknown field \\"spec.containers[0].bogus\\""',
     ]
+
+
+@pytest.mark.filterwarnings("ignore:Sending a large body directly:ResourceWarning")  # (aiohttp's client)
+async def test_a_large_yaml_body_is_parsed_off_the_loop_with_the_same_answers(client: Any) -> None:
+    """Over 64 KiB a YAML body is parsed in a worker thread (with libyaml): the loop answers other requests
+    meanwhile, and the answers are those of a small body."""
+    data = "".join(f"  key{index}: value-{index}-{'x' * 40}\n" for index in range(12_000))  # ~750 KiB
+    body = f"apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: big\n  name: again\ndata:\n{data}"
+    configmaps = "/api/v1/namespaces/default/configmaps"
+    refused = await client.post(configmaps, data=body, headers=YAML, params={"fieldValidation": "Strict"})
+    assert (await refused.json())["message"] == ('ConfigMap in version "v1" cannot be handled as a ConfigMap: '
+                                                 'strict decoding error: yaml: unmarshal errors:\n  line 5: key '
+                                                 '"name" already set in map')
+    created = await client.post(configmaps, data=body.replace("  name: big\n", ""), headers=YAML,
+                                params={"fieldValidation": "Strict"})
+    assert created.status == 201
+    assert len((await created.json())["data"]) == 12_000
+
+
+async def test_parse_yaml_runs_a_large_body_in_a_worker_thread() -> None:
+    seen: list[str] = []
+
+    def parse(raw: bytes) -> int:
+        seen.append(threading.current_thread().name)
+        return len(raw)
+
+    assert await parse_yaml(b"x" * 1000, parse) == 1000
+    assert await parse_yaml(b"x" * (OFF_LOOP_BYTES + 1), parse) == OFF_LOOP_BYTES + 1
+    assert seen[0] == threading.current_thread().name and seen[1] != seen[0]

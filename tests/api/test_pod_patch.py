@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
+import pytest
+
+from fakeapi.http.keys import api_key
+from fakeapi.http.largepatches import computed_ahead
+from fakeapi.machinery.patch import STRATEGIC_MERGE_PATCH
+from fakeapi.registry.options import WriteOptions
+from fakeapi.registry.patchers import patcher_for
 from tests.builders import GUARANTEED, pod
 
 PODS = "/api/v1/namespaces/default/pods"
@@ -136,3 +144,22 @@ async def test_resize_ignores_everything_but_resources(client: Any) -> None:
     resized = await (await client.patch(PODS + "/web/resize", json=patch, headers=SMP)).json()
     assert resized["spec"]["containers"][0]["image"] == "nginx:1.27"
     assert "x" not in resized["metadata"]["labels"]
+
+
+@pytest.mark.filterwarnings("ignore:Sending a large body directly:ResourceWarning")  # (aiohttp's client)
+async def test_a_large_patch_is_computed_off_the_loop_and_patched_afresh_if_the_object_changed(client: Any) -> None:
+    """A body over 64 KiB is patched in a worker thread against the object as the request found it; a write
+    that lands meanwhile is not lost: the patch is then applied again, to the latest version."""
+    registry = client.app[api_key].registry("configmaps")
+    registry.create("default", {"metadata": {"name": "big"}, "data": {"a": "1"}}, WriteOptions())
+    patch = {"data": {f"key-{index}": "x" * 20 for index in range(4000)}}  # ~120 KiB
+    patcher = patcher_for(STRATEGIC_MERGE_PATCH, registry.kind.patch_tree, "Strict")
+    ahead = await computed_ahead(registry, "default", "big", patcher, patch, len(orjson.dumps(patch)))
+    assert ahead is not patcher
+    registry.patch("default", "big", patcher, {"data": {"b": "2"}}, WriteOptions())  # meanwhile
+    patched = registry.patch("default", "big", ahead, patch, WriteOptions())
+    assert (patched["data"]["a"], patched["data"]["b"], len(patched["data"])) == ("1", "2", 4002)
+    response = await client.patch("/api/v1/namespaces/default/configmaps/big", data=orjson.dumps(
+        {"data": {f"key-{index}": "y" * 10 for index in range(4000)}}),  # over 64 KiB too
+        headers={"Content-Type": STRATEGIC_MERGE_PATCH})
+    assert response.status == 200 and set((await response.json())["data"].values()) == {"1", "2", "y" * 10}

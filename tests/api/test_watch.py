@@ -145,6 +145,27 @@ async def test_watch_from_a_forgotten_version_gets_one_410_error_event(aiohttp_c
     assert await asyncio.wait_for(response.content.readline(), 2) == b""
 
 
+async def test_a_large_object_rewritten_is_kept_in_history_only_up_to_its_byte_bound(aiohttp_client: Any) -> None:
+    client = await aiohttp_client(create_app(ServerConfig(watch_history_bytes=4 * 1024 * 1024)))
+    path = "/api/v1/namespaces/default/configmaps"
+    async with client.post(path, json={"metadata": {"name": "big"}, "data": {"blob": "x" * 900_000}}) as response:
+        first = await response.json()
+    for index in range(10):
+        patch = {"data": {"blob": str(index) * 900_000}}
+        async with client.patch(path + "/big", json=patch,
+                                headers={"Content-Type": "application/merge-patch+json"}) as response:
+            assert response.status == 200
+    store = client.app[api_key].store
+    assert store.history_bytes <= 4 * 1024 * 1024  # two changes or so, not eleven megabyte-sized ones
+    async with client.get(path, params={"watch": "true", "resourceVersion": rv(first)}) as response:
+        event = json.loads(await response.content.readline())
+    assert (event["type"], event["object"]["code"], event["object"]["reason"]) == ("ERROR", 410, "Expired")
+    async with client.get(path, params={"watch": "true", "resourceVersion": str(store.resource_version - 1),
+                                        "timeoutSeconds": "1"}) as response:
+        event = json.loads((await response.read()).splitlines()[0])  # (a line longer than readline takes)
+    assert (event["type"], event["object"]["data"]["blob"][:1]) == ("MODIFIED", "9")
+
+
 async def test_filtered_watch_sends_added_and_deleted_as_objects_enter_and_leave(client: Any,
                                                                                   make_pod: Any) -> None:
     await create(client, make_pod("a", labels={"app": "db"}))

@@ -54,7 +54,8 @@ async def test_200_rejected_3_mib_requests_keep_the_log_small(http: aiohttp.Clie
 
 async def test_the_log_is_bounded_in_bytes_dropping_the_oldest_requests() -> None:
     config = ServerConfig(request_log_bytes=1024 * 1024)
-    async with FakeAPIServer(config=config) as server, aiohttp.ClientSession(base_url=server.url) as http:
+    async with FakeAPIServer(config=config) as server, \
+            aiohttp.ClientSession(base_url=server.url, headers={"X-Fakeapi-Control": "1"}) as http:
         await send_rejected_bodies(http, 40)
         async with http.get(PODS + "/last"):
             pass
@@ -110,6 +111,65 @@ async def test_secret_values_are_redacted(http: aiohttp.ClientSession, method: s
     assert TOKEN.encode() not in listed and base64.b64encode(TOKEN.encode()) not in listed
     logged = orjson.loads(listed)["items"][0]["body"]
     assert (logged if isinstance(body, str) else orjson.loads(logged)) == recorded
+
+
+LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration"
+APPLIED = {**SECRET, "metadata": {"name": "db", "annotations": {LAST_APPLIED: orjson.dumps(SECRET).decode()}}}
+APPLIED_REDACTED = {"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "db"},
+                    "data": {"password": "<redacted>"}, "stringData": {"token": "<redacted>"}}
+
+
+def _applied(logged: Any) -> Any:
+    """A logged body whose last-applied annotation is parsed (to compare it as an object)."""
+    annotations = logged["metadata"]["annotations"]
+    return {**logged, "metadata": {**logged["metadata"], "annotations": {
+        LAST_APPLIED: orjson.loads(annotations[LAST_APPLIED])}}}
+
+
+@pytest.mark.parametrize(("method", "path", "body", "recorded"), [
+    ("POST", "/apis/authentication.k8s.io/v1/tokenreviews",
+     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": {"token": TOKEN}},
+     {"apiVersion": "authentication.k8s.io/v1", "kind": "TokenReview", "spec": {"token": "<redacted>"}}),
+    ("PATCH", SECRETS + "/db", APPLIED,  # kubectl apply: the values again in the annotation
+     _applied({**APPLIED_REDACTED, "metadata": {"name": "db", "annotations": {
+         LAST_APPLIED: orjson.dumps(APPLIED_REDACTED).decode()}}})),
+    ("POST", SECRETS, {"apiVersion": "v1", "kind": "SecretList", "items": [SECRET, SECRET]},  # refused
+     {"apiVersion": "v1", "kind": "SecretList", "items": [APPLIED_REDACTED, APPLIED_REDACTED]}),
+    ("POST", PODS, {"apiVersion": "v1", "kind": "List", "items": [SECRET]},  # refused: not a pod
+     {"apiVersion": "v1", "kind": "List", "items": [APPLIED_REDACTED]}),
+    ("POST", "/api/v1/namespaces/default/configmaps", SECRET, APPLIED_REDACTED),  # refused: not a ConfigMap
+    ("PATCH", SECRETS + "/db", [{"op": "add", "path": "/metadata/annotations/" + LAST_APPLIED.replace("/", "~1"),
+                                  "value": orjson.dumps(SECRET).decode()}],
+     [{"op": "add", "path": "/metadata/annotations/" + LAST_APPLIED.replace("/", "~1"),
+       "value": orjson.dumps(APPLIED_REDACTED).decode() + "\n"}]),
+])
+async def test_tokens_and_secret_values_elsewhere_in_bodies_are_redacted(
+        http: aiohttp.ClientSession, method: str, path: str, body: Any, recorded: Any) -> None:
+    content_type = "application/json-patch+json" if isinstance(body, list) else \
+        "application/strategic-merge-patch+json" if method == "PATCH" else "application/json"
+    async with http.request(method, path, data=orjson.dumps(body), headers={"Content-Type": content_type}):
+        pass
+    listed = await listing(http)
+    assert TOKEN.encode() not in listed and base64.b64encode(TOKEN.encode()) not in listed
+    logged = orjson.loads(orjson.loads(listed)["items"][0]["body"])
+    if isinstance(logged, dict) and LAST_APPLIED in logged.get("metadata", {}).get("annotations", {}):
+        logged = _applied(logged)
+    assert logged == recorded
+
+
+async def test_a_body_with_nothing_to_redact_is_kept_as_sent(http: aiohttp.ClientSession) -> None:
+    sent = b'{"apiVersion": "v1", "kind": "List", "items": [{"kind": "ConfigMap", "metadata": {"name": "a"}}]}'
+    async with http.post(PODS, data=sent, headers={"Content-Type": "application/json"}):
+        pass
+    assert orjson.loads(await listing(http))["items"][0]["body"] == sent.decode()
+
+
+async def test_the_log_is_read_only_with_the_control_header(async_fakeapi: FakeAPIServer) -> None:
+    async with aiohttp.ClientSession(base_url=async_fakeapi.url) as plain, plain.get(CONTROL + "/requests") as response:
+        assert response.status == 403
+        assert (await response.json())["message"] == (
+            "reading the request log takes the header X-Fakeapi-Control: 1 (the log holds what clients sent; web "
+            "pages cannot send the header to another site)")
 
 
 def test_the_log_counts_the_bytes_of_what_it_keeps() -> None:

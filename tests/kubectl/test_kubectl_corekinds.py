@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import json
 import re
+import urllib.request
 
 from tests.kubectl.conftest import Kubectl
 
@@ -68,6 +69,28 @@ def test_create_get_and_describe_a_generic_secret(kubectl: Kubectl) -> None:
     described = kubectl.ok("describe", "secret", "db")
     assert re.search(r"^Type:\s+Opaque$", described, re.MULTILINE)
     assert re.search(r"^password:\s+6 bytes$", described, re.MULTILINE)
+
+
+def test_applying_a_secret_leaves_its_values_out_of_the_request_log(kubectl: Kubectl) -> None:
+    """kubectl apply sends the manifest twice: as the object and inside its last-applied annotation."""
+    manifest = ("apiVersion: v1\nkind: Secret\nmetadata: {name: applied}\n"
+                "stringData: {password: hunter2-first}\n")
+    assert kubectl.ok("apply", "-f", kubectl.write("secret.yaml", manifest)) == "secret/applied created\n"
+    changed = manifest.replace("hunter2-first", "hunter2-second")
+    assert kubectl.ok("apply", "-f", kubectl.write("secret.yaml", changed)) == "secret/applied configured\n"
+    annotation = kubectl.ok("get", "secret", "applied", "-o",
+                            "jsonpath={.metadata.annotations.kubectl\\.kubernetes\\.io/last-applied-configuration}")
+    assert "hunter2-second" in annotation  # the object keeps it, as upstream's does
+    request = urllib.request.Request(kubectl.server.url + "/fakeapi/v1/requests?resource=secrets",
+                                     headers={"X-Fakeapi-Control": "1"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        logged = response.read()
+    writes = [entry for entry in json.loads(logged)["items"] if entry["body"]]
+    assert [entry["method"] for entry in writes][-2:] == ["POST", "PATCH"]
+    assert b"hunter2" not in logged and base64.b64encode(b"hunter2").rstrip(b"=") not in logged
+    patch = json.loads(writes[-1]["body"])
+    applied = json.loads(patch["metadata"]["annotations"]["kubectl.kubernetes.io/last-applied-configuration"])
+    assert applied["stringData"] == {"password": "<redacted>"} and patch["stringData"] == {"password": "<redacted>"}
 
 
 def test_create_a_docker_registry_secret(kubectl: Kubectl) -> None:

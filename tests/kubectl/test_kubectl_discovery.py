@@ -37,6 +37,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["NAME", "SHORTNAMES", "APIVERSION", "NAMESPACED", "KIND"],
         ["bindings", "v1", "true", "Binding"],
         ["configmaps", "cm", "v1", "true", "ConfigMap"],
+        ["endpoints", "ep", "v1", "true", "Endpoints"],
         ["events", "ev", "v1", "true", "Event"],
         ["namespaces", "ns", "v1", "false", "Namespace"],
         ["nodes", "no", "v1", "false", "Node"],
@@ -44,6 +45,8 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["replicationcontrollers", "rc", "v1", "true", "ReplicationController"],
         ["secrets", "v1", "true", "Secret"],
         ["serviceaccounts", "sa", "v1", "true", "ServiceAccount"],
+        ["services", "svc", "v1", "true", "Service"],
+        ["customresourcedefinitions", "crd,crds", "apiextensions.k8s.io/v1", "false", "CustomResourceDefinition"],
         ["controllerrevisions", "apps/v1", "true", "ControllerRevision"],
         ["daemonsets", "ds", "apps/v1", "true", "DaemonSet"],
         ["deployments", "deploy", "apps/v1", "true", "Deployment"],
@@ -54,10 +57,13 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
         ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],
         ["subjectaccessreviews", "authorization.k8s.io/v1", "false", "SubjectAccessReview"],
+        ["horizontalpodautoscalers", "hpa", "autoscaling/v2", "true", "HorizontalPodAutoscaler"],
         ["cronjobs", "cj", "batch/v1", "true", "CronJob"],
         ["jobs", "batch/v1", "true", "Job"],
         ["leases", "coordination.k8s.io/v1", "true", "Lease"],
+        ["endpointslices", "discovery.k8s.io/v1", "true", "EndpointSlice"],
         ["events", "ev", "events.k8s.io/v1", "true", "Event"],
+        ["poddisruptionbudgets", "pdb", "policy/v1", "true", "PodDisruptionBudget"],
     ]
     wide = {row[0]: row for row in table(kubectl.ok("api-resources", "-o", "wide"))}
     assert wide["pods"][5:] == ["create,delete,deletecollection,get,list,patch,update,watch", "all"]

@@ -47,7 +47,8 @@ def trusted_ca(server: Server) -> str:
 
 def get(server: Server, path: str, token: str | None = None) -> tuple[int, bytes]:
     """GET over https trusting the kubeconfig's CA, with `token` if given."""
-    request = urllib.request.Request(server.url + path, headers={"Authorization": f"Bearer {token}"} if token else {})
+    headers = {"X-Fakeapi-Control": "1", **({"Authorization": f"Bearer {token}"} if token else {})}
+    request = urllib.request.Request(server.url + path, headers=headers)
     context = ssl.create_default_context(cadata=trusted_ca(server))
     try:
         with urllib.request.urlopen(request, context=context, timeout=10) as response:

@@ -95,6 +95,46 @@ def test_a_repeated_failure_is_counted_in_the_events_series(scheduler: FakeAPISe
     assert len(writes) == 1  # the condition did not change: no second patch
 
 
+@pytest.mark.parametrize("status, error", [
+    (500, "Internal error occurred: injected"),
+    (409, 'Operation cannot be fulfilled on pods "web": the object has been modified; please apply your changes '
+          'to the latest version and try again'),
+    (504, "Timeout: request did not complete within requested timeout - context deadline exceeded"),
+])
+def test_a_refused_binding_is_a_scheduler_error_and_the_pod_is_tried_again_after_its_back_off(
+        scheduler: FakeAPIServer, core: Any, status: int, error: str) -> None:
+    add_node(core, "node-a")
+    message = "injected" if status == 500 else None
+    rule = scheduler.inject(resource="pods", subresource="binding", status=status, times=2, message=message,
+                            user_agent="kube-scheduler/*")
+    add_pod(core, "web")
+    failure = f'running Bind plugin "DefaultBinder": {error}'
+    pod = core.read_namespaced_pod("web", "default")
+    assert pod.spec.node_name is None and scheduled(pod) == ("False", "SchedulerError", failure)
+    assert events_of(core, "web") == [("Warning", "FailedScheduling", failure)]
+    scheduler.clock.advance(0.9)  # the back-off: 1 s after the first attempt...
+    assert rule.fired == 1
+    scheduler.clock.advance(0.1)
+    assert rule.fired == 2
+    scheduler.clock.advance(1.9)  # ... 2 s after the second
+    assert core.read_namespaced_pod("web", "default").spec.node_name is None
+    scheduler.clock.advance(0.1)
+    pod = core.read_namespaced_pod("web", "default")
+    assert pod.spec.node_name == "node-a" and scheduled(pod) == ("True", "", "")
+    assert events_of(core, "web")[-1] == ("Normal", "Scheduled", "Successfully assigned default/web to node-a")
+    bindings = [entry.status for entry in scheduler.requests if entry.subresource == "binding"]
+    assert bindings == [status, status, 201]
+
+
+def test_a_pod_deleted_after_a_refused_binding_is_not_tried_again(scheduler: FakeAPIServer, core: Any) -> None:
+    add_node(core, "node-a")
+    scheduler.inject(resource="pods", subresource="binding", status=500, user_agent="kube-scheduler/*")
+    add_pod(core, "web")
+    core.delete_namespaced_pod("web", "default")
+    scheduler.clock.advance(60)
+    assert [entry.status for entry in scheduler.requests if entry.subresource == "binding"] == [500]
+
+
 def test_selectors_affinity_and_tolerations_pick_the_node(core: Any) -> None:
     add_node(core, "hdd", labels={"disk": "hdd"})
     add_node(core, "ssd", labels={"disk": "ssd", "zone": "b"},
@@ -188,3 +228,16 @@ def test_pod_requests_follow_the_init_container_and_overhead_rules() -> None:
             "overhead": {"cpu": "10m"}}
     # sum 300m + sidecar 50m = 350m; init peak max(1000m, 500m + 50m); memory max(1Gi, 2Gi)
     assert pod_requests(spec) == {"cpu": 1010, "memory": 2 * 1024**3}
+
+
+def test_an_event_that_cannot_be_written_is_written_later_and_the_pod_bound_meanwhile(
+        scheduler: FakeAPIServer, core: Any) -> None:
+    add_node(core, "node-a")
+    rule = scheduler.inject(resource="events", verb="create", status=503, times=2, user_agent="kube-scheduler/*")
+    add_pod(core, "web")
+    assert core.read_namespaced_pod("web", "default").spec.node_name == "node-a"  # the binding went on
+    assert events_of(core, "web") == [] and rule.fired == 1
+    scheduler.clock.advance(1)  # retried a second later, then two seconds after that
+    assert events_of(core, "web") == [] and rule.fired == 2
+    scheduler.clock.advance(2)
+    assert events_of(core, "web") == [("Normal", "Scheduled", "Successfully assigned default/web to node-a")]

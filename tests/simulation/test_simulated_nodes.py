@@ -137,3 +137,46 @@ def test_a_server_reset_before_it_starts_runs_its_nodes_once_started() -> None:
     server.reset()
     with server:
         assert [node["metadata"]["name"] for node in server.list("nodes")] == ["node-1"]
+
+
+def test_a_kubelet_that_cannot_write_goes_unknown_keeps_trying_and_comes_back(cluster: FakeAPIServer,
+                                                                             core: Any) -> None:
+    leases = k8s.CoordinationV1Api(cluster.kubernetes_client())
+    rule = cluster.inject(user_agent="kubelet/*", status=503)  # every lease renewal and status report fails
+    cluster.clock.advance(50)  # last renewed at the start: the grace period runs from there
+    assert conditions(core.read_node("node-1"))["Ready"] == ("True", "KubeletReady")
+    cluster.clock.advance(5)
+    assert conditions(core.read_node("node-1"))["Ready"] == ("Unknown", "NodeStatusUnknown")
+    failed = rule.fired
+    cluster.clock.advance(125)
+    assert rule.fired > failed  # its renewals go on failing, with back-off, and it keeps trying
+    cluster.clear_faults()
+    cluster.clock.advance(60)  # the longest back-off
+    assert conditions(core.read_node("node-1"))["Ready"] == ("True", "KubeletReady")
+    renewed = leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time
+    assert (START + timedelta(seconds=240) - renewed).total_seconds() <= 60
+    cluster.clock.advance(60)  # and renews it every 10 s again
+    renewed_again = leases.read_namespaced_lease("node-1", "kube-node-lease").spec.renew_time
+    assert (START + timedelta(seconds=300) - renewed_again).total_seconds() <= 10
+
+
+def test_the_kubelet_reports_only_what_it_owns_however_much_a_client_wrote_into_the_node(
+        cluster: FakeAPIServer, core: Any) -> None:
+    """Its status patch carries the heartbeats: conditions of other types, volumesAttached and the like stay,
+    and a node holding thousands of them costs no more than its own size."""
+    extra = {"type": "NetworkUnavailable", "status": "False", "reason": "RouteCreated",
+             "message": "RouteController created a route"}
+    custom = [{"type": f"example.com/Check{index}", "status": "False", "reason": "Fine"} for index in range(2000)]
+    attached = [{"name": f"kubernetes.io/csi/driver^volume-{index}", "devicePath": ""} for index in range(2000)]
+    core.patch_node_status("node-1", {"status": {"conditions": [extra, *custom], "volumesAttached": attached}})
+    written = [condition.type for condition in core.read_node("node-1").status.conditions]
+    cluster.clock.advance(300)  # the next status report
+    status = core.read_node("node-1").status
+    assert [condition.type for condition in status.conditions] == written and len(written) == 2005
+    assert len(status.volumes_attached) == 2000
+    reports = [entry for entry in cluster.requests if entry.user_agent.startswith("kubelet/")
+               and entry.subresource == "status" and entry.resource == "nodes"]
+    patch = reports[-1].json()
+    assert set(patch["status"]) == {"conditions", "$setElementOrder/conditions"}  # heartbeats, and their order
+    assert [condition["type"] for condition in patch["status"]["conditions"]] == [
+        "MemoryPressure", "DiskPressure", "PIDPressure", "Ready"]

@@ -86,3 +86,23 @@ async def test_watch_history_ages_with_the_clock(make_pod: Any) -> None:
             [event] = [orjson.loads(line) for line in (await response.read()).splitlines()]
         assert (event["type"], event["object"]["code"], event["object"]["reason"]) == ("ERROR", 410,
                                                                                      "Expired")
+
+
+def test_times_before_year_1000_are_written_with_four_digits_and_read_back(fakeapi: FakeAPIServer,
+                                                                            make_pod: Any) -> None:
+    from kubernetes import client
+
+    long_ago = datetime(999, 6, 1, 12, 0, tzinfo=UTC)
+    fakeapi.clock.freeze(long_ago)
+    fakeapi.seed(make_pod("old", nodeName="node-1"))
+    v1 = client.CoreV1Api(fakeapi.kubernetes_client())
+    v1.delete_namespaced_pod("old", "default", grace_period_seconds=30)
+    meta = fakeapi.get("pods", "old")["metadata"]
+    assert (meta["creationTimestamp"], meta["deletionTimestamp"]) == ("0999-06-01T12:00:00Z", "0999-06-01T12:00:30Z")
+    # the official client parses them back, and a write carrying them is taken as it was read
+    pod = v1.read_namespaced_pod("old", "default")
+    assert pod.metadata.creation_timestamp == long_ago
+    pod.metadata.labels = {"read": "back"}
+    replaced = v1.replace_namespaced_pod("old", "default", pod)
+    assert replaced.metadata.creation_timestamp == long_ago
+    assert fakeapi.get("pods", "old")["metadata"]["creationTimestamp"] == "0999-06-01T12:00:00Z"

@@ -16,6 +16,7 @@ import yaml
 from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
 from fakeapi.http.faults import ACTIONS, JSON_NAMES, MATCHERS
+from fakeapi.machinery.clock import parse_rfc3339
 from fakeapi.serve import serve
 from fakeapi.testing import FakeAPIServer
 
@@ -106,7 +107,10 @@ async def test_dump_lists_every_object_namespaces_first(http: aiohttp.ClientSess
         ("Pod", "default", "web"), ("Pod", "kube-system", "db"),
         # what the controllers keep in every namespace
         *[("ConfigMap", namespace, "kube-root-ca.crt") for namespace in namespaces],
-        *[("ServiceAccount", namespace, "default") for namespace in namespaces]]
+        *[("ServiceAccount", namespace, "default") for namespace in namespaces],
+        # what the server keeps: the `kubernetes` Service and its endpoints
+        ("Service", "default", "kubernetes"), ("Endpoints", "default", "kubernetes"),
+        ("EndpointSlice", "default", "kubernetes")]
     async with http.get(API + "/dump?resource=pods&namespace=kube-system") as response:
         assert [i["metadata"]["name"] for i in (await response.json())["items"]] == ["db"]
 
@@ -118,8 +122,9 @@ async def test_snapshots_are_taken_listed_restored_and_deleted(http: aiohttp.Cli
     async with http.post(API + "/snapshots") as response:
         assert response.status == 201
         snapshot = await response.json()
-    # the pod, the 4 namespaces, and the default ServiceAccount and kube-root-ca.crt of each
-    assert snapshot["id"] == "1" and snapshot["objects"] == 13
+    # the pod, the 4 namespaces, the default ServiceAccount and kube-root-ca.crt of each, and the `kubernetes`
+    # Service, Endpoints and EndpointSlice
+    assert snapshot["id"] == "1" and snapshot["objects"] == 16
     async with http.post(API + "/seed", json=[make_pod("later")]):
         pass
     async with http.get(API + "/snapshots") as response:
@@ -192,6 +197,34 @@ async def test_the_clock_can_be_frozen_set_and_advanced(http: aiohttp.ClientSess
         assert (await response.json())["message"] == "unknown clock fields: rewind"
     async with http.post(API + "/clock", json={"now": "soon"}) as response:
         assert (await response.json())["message"] == "now must be an RFC 3339 time, not 'soon'"
+
+
+async def test_a_long_clock_advance_answers_other_requests_meanwhile_and_stops_at_the_request_timeout() -> None:
+    config = ServerConfig(request_timeout=1.0)
+    async with FakeAPIServer(nodes=5, config=config) as server, \
+            aiohttp.ClientSession(base_url=server.url, headers={"X-Fakeapi-Control": "1"}) as http:
+        async with http.post(API + "/clock", json={"frozen": True, "now": "2030-05-01T10:00:00Z"}):
+            pass
+        # 5 kubelets renew their leases every 10 s: a million seconds is half a million writes
+        advance = asyncio.create_task(http.post(API + "/clock", json={"advanceSeconds": 1e6}))
+        answered = 0
+        while not advance.done():
+            async with http.get("/readyz") as response:
+                assert await response.text() == "ok"
+            answered += int(not advance.done())
+            await asyncio.sleep(0.01)
+        response = await advance
+        assert response.status == 504
+        assert (await response.json())["message"] == "Timeout: request did not complete within the allotted timeout"
+        assert answered >= 2  # /readyz was answered while the advance ran (a blocked loop answers none)
+        async with http.get(API + "/clock") as response:
+            now = (await response.json())["now"]
+        assert "2030-05-01T10:00:10Z" < now < "2030-05-13"
+        # the clock stopped where the timers had got to: every lease was renewed within its last 10 s
+        async with http.get("/apis/coordination.k8s.io/v1/namespaces/kube-node-lease/leases") as response:
+            renewals = [parse_rfc3339(lease["spec"]["renewTime"]) for lease in (await response.json())["items"]]
+        assert len(renewals) == 5
+        assert all(0 <= (parse_rfc3339(now) - renewed).total_seconds() <= 10 for renewed in renewals)
 
 
 async def test_the_request_log_is_listed_filtered_and_cleared(http: aiohttp.ClientSession,

@@ -89,9 +89,10 @@ def namespace(meta: bytes, spec: bytes = b"") -> bytes:
 
 # --- tests ------------------------------------------------------------------------------------------
 def test_kubectl_create_namespace_body_decodes_to_its_name_and_empty_spec() -> None:
-    # the spec message is there, empty (Go's value struct); the status the server fills in is not read
+    # the spec and status messages are there, empty (Go's value structs); so is a zero creationTimestamp,
+    # which is left out as Go's null
     assert decode_k8s_protobuf(KUBECTL_CREATE_NS_FOO) == {
-        "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "foo"}, "spec": {},
+        "apiVersion": "v1", "kind": "Namespace", "metadata": {"name": "foo"}, "spec": {}, "status": {},
     }
 
 
@@ -148,6 +149,7 @@ def test_metadata_strings_maps_and_finalizers_are_decoded() -> None:
             "annotations": {"note": "héllo"}, "finalizers": ["example.com/hold"],
         },
         "spec": {"finalizers": ["kubernetes", "example.com/cleanup"]},
+        "status": {},
     }
 
 
@@ -162,7 +164,10 @@ def test_fields_of_every_wire_type_it_does_not_know_are_skipped() -> None:
     managed_fields = message(17, string(1, "kubectl"))  # field 17: a two-byte key
     meta = (string(1, "ns") + integer(10, 30) + owner_reference + managed_fields
             + key(20, 1) + b"\x00" * 8 + key(21, 5) + b"\x01\x02\x03\x04" + integer(22, 2**63))
-    assert decode_k8s_protobuf(envelope(namespace(meta)))["metadata"] == {"name": "ns"}
+    # fields 10, 13 and 17 are ObjectMeta's own (deletionGracePeriodSeconds, ownerReferences, managedFields)
+    assert decode_k8s_protobuf(envelope(namespace(meta)))["metadata"] == {
+        "name": "ns", "deletionGracePeriodSeconds": 30, "ownerReferences": [{"kind": "v1", "name": "owner"}],
+        "managedFields": [{"manager": "kubectl"}]}
 
 
 def test_empty_namespace_payload_gives_empty_metadata() -> None:
@@ -172,7 +177,7 @@ def test_empty_namespace_payload_gives_empty_metadata() -> None:
 @pytest.mark.parametrize(
     "body",
     [
-        pytest.param(envelope(namespace(string(1, "p")), kind="Pod"), id="pod-kind"),
+        pytest.param(envelope(namespace(string(1, "p")), kind="Widget"), id="unknown-kind"),
         pytest.param(envelope(namespace(string(1, "n")), api_version="v2"), id="other-version"),
         pytest.param(envelope(namespace(string(1, "n")), encoding="gzip"), id="content-encoding"),
         pytest.param(b'{"apiVersion":"v1","kind":"Namespace"}', id="json-not-protobuf"),

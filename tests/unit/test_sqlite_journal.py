@@ -3,6 +3,7 @@ fakeapi's (or is damaged, or in use) is refused with one line."""
 
 from __future__ import annotations
 
+import shutil
 import sqlite3
 import zlib
 from collections.abc import Iterator
@@ -11,7 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from fakeapi.machinery.errors import Conflict, Expired
+from fakeapi.machinery.errors import Conflict, Expired, UnknownError
 from fakeapi.machinery.types import ObjectKey
 from fakeapi.storage.sqlite import APPLICATION_ID, SqliteJournal
 from fakeapi.storage.store import StorageError, Store, StoreSnapshot
@@ -197,12 +198,133 @@ def test_damaged_bytes_inside_an_object_are_refused(store: Store, path: Path) ->
             journal.load()
     finally:
         journal.close()
-    assert str(refused.value) == (f"{path} is damaged (the bytes of pods default/web do not match their "
+    assert str(refused.value) == (f"{path} is damaged (the row of pods default/web: its bytes do not match their "
                                   f"checksum); {FIX}")
 
 
 def test_a_missing_folder_is_named(tmp_path: Path) -> None:
     with pytest.raises(StorageError) as refused:
         SqliteJournal(tmp_path / "missing" / "fakeapi.db")
-    assert str(refused.value) == (f"cannot open the storage file {tmp_path / 'missing' / 'fakeapi.db'}: unable to "
-                                  f"open database file; check the path and its permissions")
+    assert str(refused.value) == (f"cannot create the storage file {tmp_path / 'missing' / 'fakeapi.db'}: no such "
+                                  f"file or directory; check the path and its permissions")
+
+
+def test_a_new_file_and_its_write_ahead_log_are_readable_by_their_owner_only(store: Store, path: Path) -> None:
+    store.create(WEB, {"metadata": {"name": "web"}, "data": {"password": "c2VjcmV0"}})
+    wal = path.with_name(path.name + "-wal")
+    assert wal.stat().st_size > 0  # (the write is in the log until a checkpoint)
+    assert (path.stat().st_mode & 0o777, wal.stat().st_mode & 0o777) == (0o600, 0o600)
+    assert not path.with_name(path.name + "-shm").exists()  # (exclusive locking: no shared-memory index)
+
+
+@pytest.mark.parametrize("data, problem", [
+    (b'{"metadata": {"name": "web"', "its bytes are not JSON: unexpected end of data: line 1 column 28 (char 27)"),
+    (b'{"metadata": {"name": "db", "resourceVersion": "1"}}', "its bytes are not the object the row names, at its "
+                                                          "version"),
+    (b'[1, 2]', "its bytes are not the object the row names, at its version"),
+    ("text, not bytes", "it is not a row fakeapi wrote"),
+])
+def test_a_row_whose_content_is_broken_is_named_in_one_line(store: Store, path: Path, data: bytes | str,
+                                                             problem: str) -> None:
+    store.create(WEB, {"metadata": {"name": "web"}})
+    store.close()
+    with sqlite3.connect(path) as db:  # as a hand edit (or another program) would leave it, checksum and all
+        checksum = zlib.crc32(data if isinstance(data, bytes) else data.encode())
+        db.execute("UPDATE objects SET data = ?, checksum = ? WHERE name = 'web'", (data, checksum))
+    db.close()
+    journal = SqliteJournal(path)
+    try:
+        with pytest.raises(StorageError) as refused:
+            journal.load()
+    finally:
+        journal.close()
+    assert str(refused.value) == f"{path} is damaged (the row of pods default/web: {problem}); {FIX}"
+
+
+def _crash_image(path: Path, copy: Path) -> Path:
+    """The files as a crash would leave them (the writes are in the log, no checkpoint): copies taken while the
+    store still has them open."""
+    for suffix in ("", "-wal"):
+        shutil.copyfile(path.with_name(path.name + suffix), copy.with_name(copy.name + suffix))
+    return copy.with_name(copy.name + "-wal")
+
+
+def _six_writes(store: Store) -> None:
+    for index in range(6):
+        store.create(ObjectKey("pods", "default", f"pod-{index}"), {"metadata": {"name": f"pod-{index}"}})
+
+
+def test_a_crash_image_is_recovered_whole(store: Store, path: Path, tmp_path: Path) -> None:
+    _six_writes(store)
+    _crash_image(path, tmp_path / "crashed.db")
+    recovered = Store(journal=SqliteJournal(tmp_path / "crashed.db"))
+    try:
+        assert len(recovered.list_bytes("pods")) == 6 and recovered.resource_version == 6
+    finally:
+        recovered.close()
+
+
+def test_a_write_cut_short_by_a_crash_is_no_damage(store: Store, path: Path, tmp_path: Path) -> None:
+    _six_writes(store)
+    wal = _crash_image(path, tmp_path / "crashed.db")
+    wal.write_bytes(wal.read_bytes()[:-100])  # the last frame half written: that write was never acknowledged
+    recovered = Store(journal=SqliteJournal(tmp_path / "crashed.db"))
+    try:
+        assert len(recovered.list_bytes("pods")) == 5
+    finally:
+        recovered.close()
+
+
+@pytest.mark.parametrize("where, problem", [
+    (32 + 4120 + 24 + 7, "its frame 2 does not check out and 5 committed transaction(s) follow it"),
+    (32 + 4120 + 9, "its frame 2 does not check out and 5 committed transaction(s) follow it"),  # a salt
+    (20, "its header is broken and 12 frame(s) follow it"),
+])
+def test_a_damaged_write_ahead_log_is_refused_rather_than_replayed_in_part(store: Store, path: Path, tmp_path: Path,
+                                                                          where: int, problem: str) -> None:
+    _six_writes(store)
+    copy = tmp_path / "crashed.db"
+    wal = _crash_image(path, copy)
+    log = bytearray(wal.read_bytes())
+    assert len(log) == 32 + 12 * 4120  # two pages per write (the table's and its key's), the second commits
+    log[where] ^= 0x01
+    wal.write_bytes(bytes(log))
+    with pytest.raises(StorageError) as refused:
+        SqliteJournal(copy)
+    assert str(refused.value).startswith(f"{wal} is damaged: {problem}, so SQLite would silently drop writes ")
+    assert wal.read_bytes() == bytes(log)
+
+
+def test_a_write_the_file_refuses_fails_in_words_and_changes_nothing(store: Store, path: Path,
+                                                                     caplog: pytest.LogCaptureFixture) -> None:
+    store.create(WEB, {"metadata": {"name": "web"}})
+    journal = store._journal
+    assert isinstance(journal, SqliteJournal)
+    journal._db.execute("PRAGMA query_only = 1")  # as a file gone read-only under the server
+    for _ in range(2):
+        with pytest.raises(UnknownError) as failed:
+            store.create(DB, {"metadata": {"name": "db"}})
+        assert failed.value.message == f"the storage file {path} is read-only (attempt to write a readonly database)"
+        assert failed.value.to_status()["code"] == 500 and "reason" not in failed.value.to_status()
+    with pytest.raises(UnknownError):
+        store.delete(WEB)
+    assert store.resource_version == 1 and store.exists(WEB) and not store.exists(DB)
+    assert [record.getMessage() for record in caplog.records] == [  # once, not per write
+        f"fakeapi: the storage file {path} is read-only (attempt to write a readonly database); writes fail until "
+        f"it is fixed"]
+    journal._db.execute("PRAGMA query_only = 0")
+    store.create(DB, {"metadata": {"name": "db"}})
+    assert store.resource_version == 2
+    assert caplog.records[-1].getMessage() == f"fakeapi: writes to the storage file {path} pass again"
+
+
+def test_a_full_disk_is_named(store: Store, path: Path) -> None:
+    store.create(WEB, {"metadata": {"name": "web"}})
+    journal = store._journal
+    assert isinstance(journal, SqliteJournal)
+    pages = journal._db.execute("PRAGMA page_count").fetchone()[0]
+    journal._db.execute(f"PRAGMA max_page_count = {pages}")  # no page more: as a full disk
+    with pytest.raises(UnknownError) as failed:
+        store.create(DB, {"metadata": {"name": "db"}, "data": {"blob": "x" * 100_000}})
+    assert failed.value.message == f"the disk of the storage file {path} is full (database or disk is full)"
+    assert not store.exists(DB)

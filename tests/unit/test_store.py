@@ -89,6 +89,38 @@ def test_history_replays_changes_after_a_version_and_expires_what_it_forgot() ->
         store.events_since(1)
 
 
+def test_history_is_bounded_in_bytes_so_a_large_object_rewritten_often_pins_little() -> None:
+    store = Store(history=10_000, history_bytes=10 * 1024 * 1024)
+    config_map = ObjectKey("configmaps", "default", "big")
+    store.create(config_map, obj("big", data={"blob": "x" * 1024 * 1024}))
+    for index in range(100):
+        store.update(config_map, obj("big", data={"blob": str(index % 10) * 1024 * 1024}), str(index + 1))
+    assert store.history_bytes <= 10 * 1024 * 1024  # not the 200 MiB of a hundred changes, before and after
+    kept = store.events_since(store.resource_version - 4)
+    assert [event.resource_version for event in kept] == [98, 99, 100, 101]
+    with pytest.raises(Expired, match=r"^too old resource version: 50 \(9[0-9]\)$"):
+        store.events_since(50)
+
+
+def test_the_newest_change_stays_replayable_however_large() -> None:
+    store = Store(history_bytes=1000)
+    store.create(POD, obj("web", data="x" * 5000))
+    assert [event.resource_version for event in store.events_since(0)] == [1]
+
+
+def test_history_forgets_changes_older_than_75_seconds_by_default() -> None:
+    now = [1000.0]
+    store = Store(now=lambda: now[0])
+    store.create(POD, obj("web"))
+    now[0] += 60
+    store.update(POD, obj("web", spec={"x": 1}), "1")
+    assert [event.resource_version for event in store.events_since(0)] == [1, 2]
+    now[0] += 16  # the first change is 76 s old
+    with pytest.raises(Expired, match=r"^too old resource version: 0 \(1\)$"):
+        store.events_since(0)
+    assert [event.resource_version for event in store.events_since(1)] == [2]
+
+
 def test_objects_at_an_older_version_are_rebuilt_from_history() -> None:
     store = Store()
     store.create(POD, obj("web", spec={"v": 1}))

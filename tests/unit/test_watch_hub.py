@@ -89,6 +89,24 @@ async def test_a_watcher_that_cannot_keep_up_is_cut_off_with_410(limit: int) -> 
     assert hub.count() == 0
 
 
+async def test_a_watcher_holding_too_many_bytes_is_cut_off_with_410() -> None:
+    store = Store()
+    hub = WatchHub(store, Clock(), buffer_bytes=3 * 1024 * 1024 + 1024 * 512)
+    watcher = hub.open(spec(), None, Sink())
+    big = ObjectKey("pods", "a", "big")
+    store.create(big, {"metadata": {"name": "big", "namespace": "a"}, "data": "x" * 1024 * 1024})
+    for version in range(1, 3):
+        store.update(big, {"metadata": {"name": "big", "namespace": "a"}, "data": "y" * 1024 * 1024}, str(version))
+    assert not watcher.closed and len(watcher.queue) == 3  # 3 MiB and a little: not yet 3.5
+    assert watcher.take() and watcher.queued_bytes == 0  # written out
+    for version in range(3, 7):
+        store.update(big, {"metadata": {"name": "big", "namespace": "a"}, "data": "z" * 1024 * 1024}, str(version))
+    assert watcher.closed  # the fourth megabyte unread: the 10,000-event bound would have held a gigabyte
+    last = orjson.loads(watcher.queue[-1])
+    assert (last["type"], last["object"]["code"], last["object"]["reason"]) == ("ERROR", 410, "Expired")
+    assert len(watcher.queue) == 1 and hub.count() == 0
+
+
 async def test_end_all_finishes_every_watch() -> None:
     store = Store()
     hub = WatchHub(store, Clock())

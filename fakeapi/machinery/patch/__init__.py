@@ -15,9 +15,12 @@ MERGE_PATCH = "application/merge-patch+json"
 STRATEGIC_MERGE_PATCH = "application/strategic-merge-patch+json"
 APPLY_PATCH = "application/apply-patch+yaml"
 PATCH_TYPES = (JSON_PATCH, MERGE_PATCH, STRATEGIC_MERGE_PATCH, APPLY_PATCH)
+# a custom resource has no Go struct, so no strategic merge keys: upstream refuses that patch type for it
+CUSTOM_RESOURCE_PATCH_TYPES = (JSON_PATCH, MERGE_PATCH, APPLY_PATCH)
 
 __all__ = [
     "APPLY_PATCH",
+    "CUSTOM_RESOURCE_PATCH_TYPES",
     "JSON_PATCH",
     "MERGE_PATCH",
     "PATCH_TYPES",

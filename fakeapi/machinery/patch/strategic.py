@@ -1,4 +1,9 @@
-"""Strategic merge patch as kube-apiserver applies it (apimachinery strategicpatch), driven by a PatchTree."""
+"""Strategic merge patch as kube-apiserver applies it (apimachinery strategicpatch), driven by a PatchTree.
+
+Upstream finds each patch item in the list it merges into by scanning that list; here the lists are
+indexed by merge key (listindex.py), with the same outcome, so a patch costs time in proportion to its
+size and the object's, however long their lists.
+"""
 
 from __future__ import annotations
 
@@ -10,6 +15,7 @@ from typing import Any
 from fakeapi.machinery.errors import BadRequest, StatusError
 from fakeapi.machinery.jsonvalues import copy_json, json_type_name
 from fakeapi.machinery.patch.json_patch import UnprocessablePatch
+from fakeapi.machinery.patch.listindex import ByMergeKey, ByValue, deduplicate, delete_in_place, value_key
 from fakeapi.machinery.patch.merge import too_deep
 from fakeapi.machinery.types import JSON
 
@@ -33,6 +39,7 @@ _LIST_TYPE = "[]interface {}"
 _GO_TYPES: dict[type, str] = {
     dict: _MAP_TYPE, list: _LIST_TYPE, str: "string", bool: "bool", int: "int64", float: "float64",
 }
+_INSERTION_SORT = 12  # Go's sort.Slice sorts this many items or fewer by insertion
 
 
 class StrategicPatchError(BadRequest):
@@ -213,7 +220,7 @@ def _merge_list(original: list[Any], patch: list[Any], tree: PatchTree, merge_ke
         if is_delete_list:
             doomed = {_hash_key(item) for item in patch}
             return [item for item in original if _hash_key(item) not in doomed]
-        merged = _deduplicate(original + patch)
+        merged = deduplicate(original + patch)
         live = original
     else:
         if not merge_key:
@@ -238,7 +245,7 @@ def _special_items(original: list[Any], patch: list[Any], merge_key: str) -> tup
     and how many live items are left at the front of `original`."""
     plain: list[Any] = []
     replace = False
-    length = len(original)
+    doomed: list[Any] = []
     for item in patch:
         if _DIRECTIVE not in item:
             plain.append(item)
@@ -247,50 +254,36 @@ def _special_items(original: list[Any], patch: list[Any], merge_key: str) -> tup
         if directive == "delete" and type(directive) is str:
             if merge_key not in item:
                 raise _no_merge_key(item, merge_key)
-            while (at := _find_by_key(original[:length], merge_key, item[merge_key])) >= 0:
-                original[at:length - 1] = original[at + 1:length]
-                length -= 1
+            doomed.append(value_key(item[merge_key]))
         elif directive == "replace" and type(directive) is str:
             replace = True
         elif directive == "merge" and type(directive) is str:
             raise StrategicPatchError("merging lists cannot yet be specified in the patch")
         else:
             raise _bad_patch_type(directive, item)
-    return plain, replace, length
+    return plain, replace, delete_in_place(original, doomed, merge_key)
 
 
 def _merge_items(original: list[Any], length: int, patch: list[Any], merge_key: str, tree: PatchTree) -> int:
     """Merges each patch item into the live item with its key, or appends it; returns the new length."""
+    index = ByMergeKey(original[:length], merge_key)
     for item in patch:
         if merge_key not in item:
             raise _no_merge_key(item, merge_key)
-        at = _find_by_key(original[:length], merge_key, item[merge_key])
+        value = item[merge_key]
+        at = _find(index, value)
         if at >= 0:
-            original[at] = _merge_map(original[at], item, tree)
+            merged = original[at] = _merge_map(original[at], item, tree)
+            if merge_key not in merged or value_key(merged[merge_key]) != value_key(value):  # (a null key, gone)
+                index = ByMergeKey(original[:length], merge_key)
             continue
         if length < len(original):
             original[length] = item
         else:
             original.append(item)
+        index.add(value, length)
         length += 1
     return length
-
-
-def _deduplicate(items: list[Any]) -> list[Any]:
-    """Upstream's dedup, which moves the last item into each duplicate's place."""
-    last = len(items) - 1
-    i = 0
-    while i < last:
-        j = i + 1
-        while j <= last:
-            if _go_equal(items[i], items[j]):
-                items[j] = items[last]
-                del items[last]
-                last -= 1
-                j -= 1
-            j += 1
-        i += 1
-    return items
 
 
 def _partition_scalars(items: list[Any], by: list[Any]) -> tuple[list[Any], list[Any]]:
@@ -305,22 +298,24 @@ def _partition_scalars(items: list[Any], by: list[Any]) -> tuple[list[Any], list
 def _partition_maps(items: list[Any], by: list[Any], merge_key: str) -> tuple[list[Any], list[Any]]:
     listed: list[Any] = []
     unlisted: list[Any] = []
+    index: ByMergeKey | None = None  # (made at the first lookup: its failure comes where upstream's does)
     for item in items:
         if type(item) is not dict:
             raise _bad_arg_type(_MAP_TYPE, item)
         if merge_key not in item:
             raise _no_merge_key(item, merge_key)
-        (listed if _find_by_key(by, merge_key, item[merge_key]) >= 0 else unlisted).append(item)
+        index = index or ByMergeKey(by, merge_key)
+        (listed if _find(index, item[merge_key]) >= 0 else unlisted).append(item)
     return listed, unlisted
 
 
-def _find_by_key(items: list[Any], merge_key: str, value: Any) -> int:
-    for at, item in enumerate(items):
-        if type(item) is not dict:
-            raise StrategicPatchError(f"value for key {at} is not a map.")
-        if merge_key in item and _go_equal(item[merge_key], value):
-            return at
-    return -1
+def _find(index: ByMergeKey, value: Any) -> int:
+    """Upstream's findMapInSliceBasedOnKeyValue over the indexed list: the first map with the key's value,
+    -1, or its failure on an item that is not a map."""
+    at = index.find(value)
+    if at < 0 and index.not_a_map >= 0:
+        raise StrategicPatchError(f"value for key {index.not_a_map} is not a map.")
+    return at
 
 
 def _normalize_order(listed: list[Any], unlisted: list[Any], patch_order: list[Any], server_order: list[Any],
@@ -328,11 +323,14 @@ def _normalize_order(listed: list[Any], unlisted: list[Any], patch_order: list[A
     """Patch items in patch order, the others in live order, interleaved where the live order allows."""
     listed = _sort_by(listed, patch_order, merge_key, is_map)
     unlisted = _sort_by(unlisted, server_order, merge_key, is_map)
+    if not listed or not unlisted:
+        return unlisted + listed
+    server = ByValue(server_order, merge_key, is_map)
     merged: list[Any] = []
     i = j = 0
     while i < len(unlisted) and j < len(listed):
-        left = _index(server_order, unlisted[i], merge_key, is_map)
-        right = _index(server_order, listed[j], merge_key, is_map)
+        left = server.find(unlisted[i])
+        right = server.find(listed[j])
         if 0 <= left < right:
             merged.append(unlisted[i])
             i += 1
@@ -350,14 +348,22 @@ def _sort_by(items: list[Any], order: list[Any], merge_key: str, is_map: bool) -
                 raise _bad_arg_type(_MAP_TYPE, item)
             if merge_key not in item:
                 raise _no_merge_key(item, merge_key)
-        deleted = [item for item in items if _is_delete_item(item)]
-        items = [item for item in items if not _is_delete_item(item)]
-    positions = [_index(order, item, merge_key, is_map) for item in items]
+        doomed = [_is_delete_item(item) for item in items]
+        if any(doomed):
+            deleted = [item for item, delete in zip(items, doomed, strict=True) if delete]
+            items = [item for item, delete in zip(items, doomed, strict=True) if not delete]
+    index = ByValue(order, merge_key, is_map)
+    positions = [index.find(item) for item in items]
     if all(position >= 0 for position in positions):
         ranked = sorted(range(len(items)), key=positions.__getitem__)
         return [items[at] for at in ranked] + deleted
-    # an item missing from `order` makes upstream's comparison claim "less" both ways; replay its
-    # insertion sort (Go's stable sort for up to 20 items) so the outcome is the same
+    if len(items) > _INSERTION_SORT:
+        # upstream's comparison claims "less" both ways for an item missing from `order`, and what Go's
+        # pdqsort makes of that is not reproduced: those items go first, the others in order
+        missing = [item for item, position in zip(items, positions, strict=True) if position < 0]
+        known = sorted((position, at) for at, position in enumerate(positions) if position >= 0)
+        return missing + [items[at] for _position, at in known] + deleted
+    # replay the insertion sort Go's sort.Slice runs on so few items, so the outcome is the same
     items = list(items)
     for i in range(1, len(items)):
         j = i
@@ -366,19 +372,6 @@ def _sort_by(items: list[Any], order: list[Any], merge_key: str, is_map: bool) -
             positions[j], positions[j - 1] = positions[j - 1], positions[j]
             j -= 1
     return items + deleted
-
-
-def _index(items: list[Any], wanted: Any, merge_key: str, is_map: bool) -> int:
-    if is_map:
-        wanted = wanted.get(merge_key) if type(wanted) is dict else None
-        for at, item in enumerate(items):
-            if _go_equal(item.get(merge_key) if type(item) is dict else None, wanted):
-                return at
-        return -1
-    for at, item in enumerate(items):
-        if _go_equal(item, wanted):
-            return at
-    return -1
 
 
 def _element_type(*lists: list[Any]) -> type:

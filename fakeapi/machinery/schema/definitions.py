@@ -30,6 +30,7 @@ class Definitions:
         self._document: JSON | None = None
         self._schemas: dict[str, Structural] = {}
         self._compiled: dict[str, CompiledSchema] = {}
+        self._kinds: dict[tuple[str, str], str] | None = None
 
     @property
     def kubernetes_version(self) -> str:
@@ -46,6 +47,17 @@ class Definitions:
 
     def __contains__(self, name: str) -> bool:
         return name in self._data()["definitions"]
+
+    def of_kind(self, api_version: str, kind: str) -> str | None:
+        """The definition of a kind at a group version (`apps/v1`, `Deployment`), as its
+        x-kubernetes-group-version-kind says; None for a kind the definitions do not have."""
+        if self._kinds is None:
+            self._kinds = {
+                (f"{gvk['group']}/{gvk['version']}" if gvk["group"] else gvk["version"], gvk["kind"]): name
+                for name, raw in self._data()["definitions"].items()
+                for gvk in raw.get("x-kubernetes-group-version-kind", ())
+            }
+        return self._kinds.get((api_version, kind))
 
     def schema(self, name: str) -> Structural:
         """The compiled schema of a definition (shared: treat it as read-only)."""
@@ -100,6 +112,9 @@ def _fill(node: Structural, raw: JSON, definitions: Definitions | None) -> None:
         node.additional = Structural()
     node.properties = {name: _field(prop, definitions) for name, prop in raw.get("properties", {}).items()}
     node.protobuf_inline = {int(number): tuple(names) for number, names in raw.get("x-protobuf-inline", {}).items()}
+    inlined = {name for names in node.protobuf_inline.values() for name in names}
+    node.protobuf_fields = {prop.protobuf: name for name, prop in node.properties.items()
+                            if prop.protobuf and name not in inlined}
 
 
 def _field(raw: JSON, definitions: Definitions | None) -> Field:

@@ -74,6 +74,8 @@ class Structural:
     # protobuf number -> the fields of a struct this one inlines in JSON but nests in protobuf (Volume's
     # VolumeSource); their `protobuf` numbers are that nested message's
     protobuf_inline: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    # protobuf number -> the property it holds, for the fields of this message (the inlined ones aside)
+    protobuf_fields: dict[int, str] = field(default_factory=dict)
 
     @property
     def go_struct(self) -> str:

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
+from fakeapi.machinery.clock import rfc3339
 from fakeapi.machinery.jsonpath import JsonPath
 from fakeapi.machinery.tables.timefmt import age, parse_time
 from fakeapi.machinery.types import JSON
@@ -57,7 +58,7 @@ def _default_cells(obj: JSON, now: datetime) -> list[Any]:
     """Name and the creation time as RFC 3339 (Go's zero time if unset)."""
     meta: JSON = obj.get("metadata") or {}
     created = parse_time(meta.get("creationTimestamp"))
-    stamp = created.strftime("%Y-%m-%dT%H:%M:%SZ") if created is not None else "0001-01-01T00:00:00Z"
+    stamp = rfc3339(created) if created is not None else "0001-01-01T00:00:00Z"
     return [meta.get("name", ""), stamp]
 
 

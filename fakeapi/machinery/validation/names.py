@@ -99,6 +99,21 @@ def is_dns1123_label(value: str) -> list[str]:
     return errs
 
 
+_DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?"
+_DNS1035_LABEL_RE = re.compile(_DNS1035_LABEL_FMT)
+_DNS1035_LABEL_MSG = ("a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an "
+                      "alphabetic character, and end with an alphanumeric character")
+
+
+def is_dns1035_label(value: str) -> list[str]:
+    errs: list[str] = []
+    if len(value) > DNS1123_LABEL_MAX:
+        errs.append(max_len_error(DNS1123_LABEL_MAX))
+    if not _DNS1035_LABEL_RE.fullmatch(value):
+        errs.append(regex_error(_DNS1035_LABEL_MSG, _DNS1035_LABEL_FMT, "my-name", "abc-123"))
+    return errs
+
+
 def is_dns1123_subdomain(value: str) -> list[str]:
     errs: list[str] = []
     if len(value) > DNS1123_SUBDOMAIN_MAX:
@@ -276,6 +291,11 @@ def name_is_dns_subdomain(name: str, prefix: bool) -> list[str]:
 
 def name_is_dns_label(name: str, prefix: bool) -> list[str]:
     return is_dns1123_label(_mask_trailing_dash(name) if prefix else name)
+
+
+def name_is_dns1035_label(name: str, prefix: bool) -> list[str]:
+    """NameIsDNS1035Label: Service names (they become DNS names that must start with a letter)."""
+    return is_dns1035_label(_mask_trailing_dash(name) if prefix else name)
 
 
 def path_segment_name(name: str, prefix: bool) -> list[str]:

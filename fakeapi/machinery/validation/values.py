@@ -84,7 +84,7 @@ def go_time(value: Any) -> GoText | None:
         parsed = datetime.fromisoformat(text.replace("Z", "+00:00")).astimezone(UTC)
     except ValueError:
         return GoText(text)
-    stamp = parsed.strftime("%Y-%m-%d %H:%M:%S")
+    stamp = parsed.replace(tzinfo=None).isoformat(sep=" ", timespec="seconds")  # the year in four digits
     if parsed.microsecond:
         stamp += f".{parsed.microsecond:06d}".rstrip("0")
     return GoText(stamp + " +0000 UTC")

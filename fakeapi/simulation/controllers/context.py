@@ -39,4 +39,4 @@ class Context:
 
     def recorder(self, client: Client, component: str) -> EventRecorder:
         """Events recorded as `component` (the source kube-controller-manager gives the controller)."""
-        return EventRecorder(client, self.names, component)
+        return EventRecorder(client, self.names, self.work, component)

@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from fakeapi.kinds.cronjob.schedule import Schedule, ScheduleError, parse_schedule
 from fakeapi.kinds.cronjob.timezones import load_zone
-from fakeapi.machinery.clock import Timer, parse_rfc3339, rfc3339
+from fakeapi.machinery.clock import parse_rfc3339, rfc3339
 from fakeapi.machinery.errors import AlreadyExists, NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
@@ -57,14 +57,13 @@ class CronJobController:
         self.jobs: Informer[JSON] = context.informers.objects("jobs.batch")
         self.cronjobs.add_handler(self._cronjob_changed)
         self.jobs.add_handler(self._job_changed)
-        self._timers: dict[Key, Timer] = {}
 
     def start(self) -> None:
         for cronjob in self.cronjobs.items():
             self._queue(_key(cronjob))
 
     def stop(self) -> None:
-        self._timers.clear()
+        pass  # (what waits on the clock is dropped with the to-do list)
 
     def _queue(self, key: Key) -> None:
         self.work.soon((COMPONENT, key), lambda: self.sync(*key))
@@ -73,7 +72,7 @@ class CronJobController:
         if new is not None:
             self._queue(_key(new))
         elif old is not None:
-            self.work.cancel(self._timers.pop(_key(old), None))
+            self.work.cancel((COMPONENT, "schedule", _key(old)))
 
     def _job_changed(self, old: JSON | None, new: JSON | None) -> None:
         for job in (old, new):
@@ -107,9 +106,8 @@ class CronJobController:
         if changed:
             self._write_status(cronjob, stored)
         if wait is not None:
-            key = (namespace, name)
-            self.work.cancel(self._timers.pop(key, None))
-            self._timers[key] = self.work.later(max(wait, 0.0), lambda: self.sync(*key))
+            self.work.later(max(wait, 0.0), lambda: self.sync(namespace, name),
+                            key=(COMPONENT, "schedule", (namespace, name)))
         if error is not None:
             raise error
 

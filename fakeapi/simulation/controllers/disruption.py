@@ -89,7 +89,7 @@ class DisruptionController:
             allowed = 0
         self._update_status(budget, healthy, desired, expected, allowed, disrupted, now)
         if recheck is not None:
-            self.work.later(recheck, lambda: self.sync(namespace, name))
+            self.work.later(recheck, lambda: self.sync(namespace, name), key=(COMPONENT, "recheck", (namespace, name)))
 
     def _expected(self, spec: JSON, pods: list[Pod]) -> tuple[int, int, list[str]]:
         """getExpectedPodCount: (expected pods, desired healthy pods, unmanaged pods)."""

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from fakeapi.machinery.clock import Timer, parse_rfc3339, rfc3339
+from fakeapi.machinery.clock import parse_rfc3339, rfc3339
 from fakeapi.machinery.errors import NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
@@ -83,14 +83,12 @@ class JobController:
         self.jobs.add_handler(self._job_changed)
         self.pods.add_handler(self._pod_changed)
         self.backoffs: dict[str, Backoff] = {}  # job uid -> its pods' failures
-        self._timers: dict[tuple[Key, str], Timer] = {}
 
     def start(self) -> None:
         for job in self.jobs.items():
             self._queue(_key(job))
 
     def stop(self) -> None:
-        self._timers.clear()
         self.backoffs.clear()
 
     # ---- what wakes a Job up
@@ -100,8 +98,7 @@ class JobController:
 
     def _queue_after(self, key: Key, reason: str, seconds: float) -> None:
         """Look at the Job again later (one timer per reason: a deadline, a back-off)."""
-        self.work.cancel(self._timers.pop((key, reason), None))
-        self._timers[(key, reason)] = self.work.later(seconds, lambda: self.sync(*key))
+        self.work.later(seconds, lambda: self.sync(*key), key=(COMPONENT, reason, key))
 
     def _job_changed(self, old: JSON | None, new: JSON | None) -> None:
         if new is not None:

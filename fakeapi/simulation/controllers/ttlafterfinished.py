@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from fakeapi.machinery.clock import Timer, parse_rfc3339
+from fakeapi.machinery.clock import parse_rfc3339
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
@@ -23,14 +23,13 @@ class TTLAfterFinishedController:
         self.client = context.client(SERVICE_ACCOUNT)
         self.jobs: Informer[JSON] = context.informers.objects("jobs.batch")
         self.jobs.add_handler(self._job_changed)
-        self._timers: dict[Key, Timer] = {}
 
     def start(self) -> None:
         for job in self.jobs.items():
             self._job_changed(None, job)
 
     def stop(self) -> None:
-        self._timers.clear()
+        pass  # (what waits on the clock is dropped with the to-do list)
 
     def _job_changed(self, old: JSON | None, new: JSON | None) -> None:
         if new is None or new["metadata"].get("deletionTimestamp"):
@@ -51,8 +50,7 @@ class TTLAfterFinishedController:
         remaining = (finished - self.context.now()).total_seconds() + int(ttl)
         key = (namespace, name)
         if remaining > 0:
-            self.work.cancel(self._timers.pop(key, None))
-            self._timers[key] = self.work.later(remaining, lambda: self.sync(*key))
+            self.work.later(remaining, lambda: self.sync(*key), key=(SERVICE_ACCOUNT, key))
             return
         try:
             self.client.delete("jobs", namespace, name, uid=job["metadata"]["uid"], propagation="Foreground",

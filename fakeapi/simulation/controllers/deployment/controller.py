@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import copy
 
-from fakeapi.machinery.clock import Timer, parse_rfc3339
+from fakeapi.machinery.clock import parse_rfc3339
 from fakeapi.machinery.errors import NotFound
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
@@ -31,14 +31,13 @@ class DeploymentController:
         self.deployments.add_handler(self._deployment_changed)
         self.sets.add_handler(self._set_changed)
         self.pods.add_handler(self._pod_changed)
-        self._progress_checks: dict[Key, Timer] = {}
 
     def start(self) -> None:
         for deployment in self.deployments.items():
             self._queue(deployment)
 
     def stop(self) -> None:
-        self._progress_checks.clear()
+        pass  # (what waits on the clock is dropped with the to-do list)
 
     # ---- what wakes a Deployment up
 
@@ -108,9 +107,7 @@ class DeploymentController:
         now = self.context.now()
         after = (parse_rfc3339(updated) - now).total_seconds() + util.progress_deadline(deployment)
         key = _key(deployment)
-        previous = self._progress_checks.pop(key, None)
-        self.work.cancel(previous)
-        self._progress_checks[key] = self.work.later(max(after, 0) + 1, lambda: self.sync(*key))
+        self.work.later(max(after, 0) + 1, lambda: self.sync(*key), key=(COMPONENT, "progress", key))
 
     # ---- the sync
 

@@ -1,0 +1,65 @@
+"""The simulation's to-do list on a frozen clock: a step that fails runs again with back-off, under its key,
+so a loop that re-arms itself keeps one timer and carries on once it passes."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.errors import NotFound, UnknownError
+from fakeapi.simulation.work import Work
+
+START = datetime(2030, 1, 1, tzinfo=UTC)
+
+
+@pytest.fixture
+async def work() -> Work:
+    clock = Clock()
+    clock.freeze(START)
+    work = Work(clock)
+    work.start(asyncio.get_running_loop())
+    return work
+
+
+def seconds(work: Work) -> float:
+    return (work.clock.now() - START).total_seconds()
+
+
+async def test_a_loop_that_fails_is_retried_with_back_off_and_keeps_its_period_after(work: Work) -> None:
+    runs: list[float] = []
+
+    def renew() -> None:  # re-arms itself first, as the lease renewal does, then writes
+        runs.append(seconds(work))
+        work.later(10, renew, ("lease", "node-1"))
+        if len(runs) in (2, 3, 4):
+            raise UnknownError("the storage file fakeapi.db is read-only")
+
+    work.later(10, renew, ("lease", "node-1"))
+    work.clock.advance(60)
+    assert runs == [10.0, 20.0, 21.0, 23.0, 27.0, 37.0, 47.0, 57.0]  # 1 s, 2 s, 4 s, then every 10 s again
+
+
+async def test_a_step_whose_object_is_gone_is_dropped_and_others_are_not(work: Work) -> None:
+    runs: list[str] = []
+
+    def gone() -> None:
+        runs.append("gone")
+        raise NotFound("pods \"web\" not found")
+
+    def failing() -> None:
+        runs.append("failing")
+        raise RuntimeError("a bug")
+
+    work.soon(("a",), gone)
+    work.soon(("b",), failing)
+    work.clock.advance(0)
+    work.run_pending()
+    assert runs == ["gone", "failing"]
+    work.clock.advance(1)
+    assert runs == ["gone", "failing", "failing"]  # retried; the 404 was not
+    work.cancel(("b",))
+    work.clock.advance(100)
+    assert runs == ["gone", "failing", "failing"]  # a cancelled step's retry is dropped with it
