@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
-from tests.kubectl.conftest import Kubectl
+import pytest
+
+from tests.kubectl.conftest import Kubectl, Server, kubectl_binary, start_server, stop_server
 
 DEPLOYMENT = """apiVersion: apps/v1
 kind: Deployment
@@ -140,3 +144,48 @@ def test_a_daemon_set_and_a_stateful_set_roll_out(cluster_kubectl: Kubectl) -> N
     assert kubectl.ok("get", "pods", "-l", "app=db", "-o", "jsonpath={.items[*].metadata.name}") == "db-0 db-1"
     kubectl.ok("delete", "daemonset", "agent", "--timeout=30s")
     kubectl.ok("delete", "statefulset", "db", "--timeout=30s")
+
+
+GUARDED = DEPLOYMENT.replace("name: web}", "name: guarded}") + """---
+apiVersion: policy/v1
+kind: PodDisruptionBudget
+metadata: {name: guarded}
+spec:
+  minAvailable: 1
+  selector: {matchLabels: {app: web}}
+"""
+
+
+@pytest.fixture(scope="module")
+def two_nodes(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """A simulated cluster of two nodes, to drain one."""
+    kubectl_binary()
+    started = start_server(tmp_path_factory.mktemp("fakeapi"), "--nodes", "2")
+    yield started
+    stop_server(started)
+
+
+def test_drain_evicts_within_the_disruption_budget_and_waits_when_it_would_break_it(two_nodes: Server,
+                                                                                     tmp_path: Path) -> None:
+    kubectl = Kubectl(kubectl_binary(), two_nodes, tmp_path / "cache", tmp_path)
+    kubectl.ok("apply", "-f", kubectl.write("guarded.yaml", GUARDED))
+    rollout_status(kubectl, "deployment/guarded")
+    nodes = kubectl.ok("get", "pods", "-o", "jsonpath={.items[*].spec.nodeName}").split()
+    assert sorted(nodes) == ["node-1", "node-2"]  # spread: the least allocated node wins
+    assert kubectl.ok("get", "pdb", "guarded", "--no-headers").split()[:4] == ["guarded", "1", "N/A", "1"]
+    on_node_1 = kubectl.ok("get", "pods", "--field-selector=spec.nodeName=node-1", "-o",
+                           "jsonpath={.items[0].metadata.name}")
+    assert kubectl.ok("drain", "node-1", "--timeout=30s") == (
+        f"node/node-1 cordoned\nevicting pod default/{on_node_1}\npod/{on_node_1} evicted\nnode/node-1 drained\n")
+    rollout_status(kubectl, "deployment/guarded")  # the replacement runs on node-2
+    kubectl.ok("patch", "pdb", "guarded", "--type=merge", "-p", '{"spec":{"minAvailable":2}}')
+    kubectl.ok("wait", "--for=jsonpath={.status.disruptionsAllowed}=0", "pdb/guarded", "--timeout=10s")
+    blocked = kubectl("drain", "node-2", "--timeout=6s", timeout=30)
+    assert blocked.rc == 1, blocked
+    assert "Cannot evict pod as it would violate the pod's disruption budget." in blocked.err, blocked
+    assert re.search(r'error when evicting pods/"guarded-[a-z0-9]+-[a-z0-9]{5}" -n "default" \(will retry after 5s\)',
+                     blocked.err), blocked
+    assert 'error: unable to drain node "node-2" due to error:' in blocked.err, blocked
+    assert len(json.loads(kubectl.ok("get", "pods", "-o", "json"))["items"]) == 2  # nothing was evicted
+    kubectl.ok("uncordon", "node-1", "node-2")
+    kubectl.ok("delete", "-f", kubectl.write("guarded.yaml", GUARDED), "--timeout=30s")
