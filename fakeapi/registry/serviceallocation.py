@@ -3,8 +3,9 @@ BeginUpdate): keep clusterIP and clusterIPs in step, set the IP family fields, a
 node ports from the server's ranges, with the allocators' errors.
 
 What is given out is read from the stored Services at each write (one synchronous pass over them, as the
-store is single-threaded): nothing to remember, so a server restarted on its storage file hands out nothing
-twice, and a deleted Service's addresses and ports are free again at once. Dynamic values are drawn at random
+store is single-threaded; a Service's bytes read before are not decoded again): nothing else to keep, so a
+server restarted on its storage file or put back to a snapshot hands out nothing twice, and a deleted
+Service's addresses and ports are free again at once. Dynamic values are drawn at random
 above a low band kept for values clients ask for, as upstream's allocators do (from the server's seeded
 random source, so a seeded server gives the same addresses each run).
 """
@@ -12,6 +13,7 @@ random source, so a seeded server gives the same addresses each run).
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import orjson
 
@@ -38,11 +40,29 @@ def needs_node_ports(spec: JSON) -> bool:
                                               and spec.get("allocateLoadBalancerNodePorts") is not False)
 
 
+class Held(NamedTuple):
+    """What one stored Service holds."""
+
+    name: tuple[str, str]  # namespace, name
+    ips: tuple[str, ...]
+    ports: tuple[int, ...]
+
+
+def _held_by(data: bytes) -> Held:
+    service = orjson.loads(data)
+    meta, spec = as_dict(service.get("metadata")), as_dict(service.get("spec"))
+    ports = [as_int(as_dict(port).get("nodePort")) for port in as_list(spec.get("ports"))]
+    return Held((as_str(meta.get("namespace")), as_str(meta.get("name"))),
+                tuple(ip for ip in cluster_ips(spec) if ip != "None"),
+                (*ports, as_int(spec.get("healthCheckNodePort"))))
+
+
 class ServiceAllocation:
     def __init__(self, store: Store, ranges: ServiceRanges, random: Random) -> None:
         self.store = store
         self.ranges = ranges
         self.random = random
+        self._held: dict[bytes, Held] = {}  # by a stored Service's bytes: what it held when last read
 
     # ---- what is taken
 
@@ -50,14 +70,14 @@ class ServiceAllocation:
         """The cluster IPs and node ports the stored Services hold (but the one being written)."""
         ips: set[str] = set()
         ports: set[int] = set()
+        held_now: dict[bytes, Held] = {}
         for data in self.store.list_bytes(SERVICES):
-            service = orjson.loads(data)
-            meta, spec = as_dict(service.get("metadata")), as_dict(service.get("spec"))
-            if skip == (meta.get("namespace"), meta.get("name")):
-                continue
-            ips.update(ip for ip in cluster_ips(spec) if ip != "None")
-            ports.update(as_int(as_dict(port).get("nodePort")) for port in as_list(spec.get("ports")))
-            ports.add(as_int(spec.get("healthCheckNodePort")))
+            held = self._held.get(data) or _held_by(data)
+            held_now[data] = held
+            if skip != held.name:
+                ips.update(held.ips)
+                ports.update(held.ports)
+        self._held = held_now  # what the next write can reuse: the Services that did not change meanwhile
         ports.discard(0)
         return ips, ports
 

@@ -60,7 +60,8 @@ async def test_a_pod_is_created_and_its_status_replaced(client: Any) -> None:
 
 
 async def test_a_kind_the_server_does_not_serve_is_unsupported_media_type(client: Any) -> None:
-    response = await send(client, "POST", PODS, meta("web") + message(2, integer(1, 3)), "Deployment", "apps/v1")
+    response = await send(client, "POST", PODS, meta("web") + message(2, integer(1, 3)), "Ingress",
+                          "networking.k8s.io/v1")
     assert response.status == 415
     assert (await response.json())["reason"] == "UnsupportedMediaType"
     assert (await client.get(f"{PODS}/web")).status == 404
