@@ -9,7 +9,6 @@ from datetime import datetime
 from fakeapi.cluster import Api
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
-from fakeapi.machinery.clock import Clock
 from fakeapi.simulation.client import Client, controller
 from fakeapi.simulation.controllers.informers import Informers
 from fakeapi.simulation.events import EventNames, EventRecorder
@@ -24,10 +23,6 @@ class Context:
     names: EventNames
     work: Work
     informers: Informers
-
-    @property
-    def clock(self) -> Clock:
-        return self.api.clock
 
     def now(self) -> datetime:
         return self.api.clock.now()

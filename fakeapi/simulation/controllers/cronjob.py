@@ -25,14 +25,13 @@ from fakeapi.machinery.clock import parse_rfc3339, rfc3339
 from fakeapi.machinery.errors import AlreadyExists, NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import NAMESPACE_TERMINATING_CAUSE, controller_ref, reference
 
 SERVICE_ACCOUNT = COMPONENT = "cronjob-controller"
 SCHEDULED_TIMESTAMP = "batch.kubernetes.io/cronjob-scheduled-timestamp"
 NEXT_SCHEDULE_DELTA = 0.1  # seconds past the scheduled time the CronJob is looked at
 MANY_MISSED = 100
-Key = tuple[str, str]
 
 
 @dataclass(frozen=True)

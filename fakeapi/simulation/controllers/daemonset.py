@@ -22,7 +22,7 @@ from fakeapi.simulation import predicates
 from fakeapi.simulation.controllers import history
 from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.deployment.util import int_or_percent
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import (
     PodControl,
     claim_pods,
@@ -45,7 +45,6 @@ DAEMON_TOLERATIONS = (
     ("node.kubernetes.io/pid-pressure", NO_SCHEDULE), ("node.kubernetes.io/unschedulable", NO_SCHEDULE),
 )
 HOST_NETWORK_TOLERATION = ("node.kubernetes.io/network-unavailable", NO_SCHEDULE)
-Key = tuple[str, str]
 
 
 class DaemonSetController:

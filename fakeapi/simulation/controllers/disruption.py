@@ -18,13 +18,12 @@ from datetime import datetime
 from fakeapi.machinery.clock import parse_rfc3339, rfc3339
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import reference, selector
 from fakeapi.simulation.controllers.pods import Pod
 
 SERVICE_ACCOUNT = COMPONENT = "disruption-controller"
 DELETION_TIMEOUT = 120.0  # seconds an evicted pod counts as disrupted while it is not deleted yet
-Key = tuple[str, str]
 
 
 class DisruptionController:

@@ -8,7 +8,7 @@ start (as informers list before they watch). Pods are kept as `Pod` summaries, o
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any, Generic, TypeVar
 
 import orjson
@@ -55,9 +55,6 @@ class Informer(Generic[T]):
     def orphans(self, namespace: str) -> list[T]:
         """The objects of a namespace that no controller owns."""
         return list(self._orphans.get(namespace, {}).values())
-
-    def __len__(self) -> int:
-        return len(self._objects)
 
     # ---- keeping current
 
@@ -163,9 +160,6 @@ class Informers:
     def clear(self) -> None:
         for informer in self._informers.values():
             informer.clear()
-
-    def resources(self) -> Iterable[str]:
-        return self._informers.keys()
 
     def apply(self, event: Event, obj: JSON | None) -> None:
         """A change in the store (`obj`: the object parsed already, if it was)."""

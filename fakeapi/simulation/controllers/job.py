@@ -28,7 +28,7 @@ from fakeapi.machinery.clock import parse_rfc3339, rfc3339
 from fakeapi.machinery.errors import NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import (
     PodControl,
     claim_pods,
@@ -54,7 +54,6 @@ COMPLETIONS_REACHED = ("CompletionsReached", "Reached expected number of succeed
 BACKOFF_LIMIT_EXCEEDED = ("BackoffLimitExceeded", "Job has reached the specified backoff limit")
 DEADLINE_EXCEEDED = ("DeadlineExceeded", "Job was active longer than specified deadline")
 
-Key = tuple[str, str]
 
 
 @dataclass

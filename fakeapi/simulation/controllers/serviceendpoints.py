@@ -10,13 +10,12 @@ from dataclasses import dataclass
 from fakeapi.machinery.clock import rfc3339_micro
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import map_selector
 from fakeapi.simulation.controllers.pods import Pod
 
 TRIGGER_TIME = "endpoints.kubernetes.io/last-change-trigger-time"
 HEADLESS_LABEL = "service.kubernetes.io/headless"
-Key = tuple[str, str]
 
 
 @dataclass(frozen=True)

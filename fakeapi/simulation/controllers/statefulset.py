@@ -20,7 +20,7 @@ from fakeapi.machinery.errors import AlreadyExists, NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers import history
 from fakeapi.simulation.controllers.context import Context
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import claim_pods, controller_ref, reference, selector
 from fakeapi.simulation.controllers.pods import Pod
 
@@ -29,7 +29,6 @@ REVISION_LABEL = "controller-revision-hash"
 REVISION_HASH_LABEL = "controller.kubernetes.io/hash"
 POD_NAME_LABEL = "statefulset.kubernetes.io/pod-name"
 POD_INDEX_LABEL = "apps.kubernetes.io/pod-index"
-Key = tuple[str, str]
 
 
 class StatefulSetController:

@@ -13,7 +13,6 @@ from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.informers import Informer
 
 SERVICE_ACCOUNT = "ttl-after-finished-controller"
-Key = tuple[str, str]
 
 
 class TTLAfterFinishedController:

@@ -11,12 +11,11 @@ from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.deployment import util
 from fakeapi.simulation.controllers.deployment.sync import DeploymentSync
-from fakeapi.simulation.controllers.informers import Informer
+from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import controller_ref, reference, selector
 from fakeapi.simulation.controllers.pods import Pod
 
 SERVICE_ACCOUNT = COMPONENT = "deployment-controller"
-Key = tuple[str, str]
 
 
 class DeploymentController:
