@@ -179,3 +179,20 @@ def test_a_finished_job_is_deleted_after_its_ttl(cluster: FakeAPIServer, batch: 
     deletes = [r for r in cluster.requests if r.verb == "delete" and r.resource == "jobs"]
     assert [(r.user.username, r.json()["propagationPolicy"]) for r in deletes] == [
         ("system:serviceaccount:kube-system:ttl-after-finished-controller", "Foreground")]
+
+
+def test_the_pods_of_a_job_deleted_in_the_background_go(cluster: FakeAPIServer, batch: Any, core: Any) -> None:
+    batch.create_namespaced_job("default", workloads.job(parallelism=2, completions=2, template=exiting("1h")))
+    cluster.clock.advance(2)
+    batch.delete_namespaced_job("pi", "default", body=k8s.V1DeleteOptions(propagation_policy="Background"))
+    cluster.clock.advance(2)  # deleted by the garbage collector, stopped, let go by the job controller
+    assert core.list_namespaced_pod("default").items == []
+
+
+def test_the_pods_of_an_orphaned_job_lose_the_tracking_finalizer(cluster: FakeAPIServer, batch: Any,
+                                                                 core: Any) -> None:
+    batch.create_namespaced_job("default", workloads.job(template=exiting("1h")))
+    cluster.clock.advance(2)
+    batch.delete_namespaced_job("pi", "default", body=k8s.V1DeleteOptions(propagation_policy="Orphan"))
+    [pod] = core.list_namespaced_pod("default").items
+    assert (pod.metadata.owner_references, pod.metadata.finalizers, pod.status.phase) == (None, None, "Running")

@@ -11,7 +11,8 @@ container restarts count too) or a Job active longer than `activeDeadlineSeconds
 deleted, `FailureTarget` is set at once and `Failed` once no pod is left terminating. Completions reached set
 `SuccessCriteriaMet`, then `Complete` with `completionTime`; a Job without `completions` completes once a
 pod succeeded and none is running. `suspend` deletes the active pods (`Suspended` condition) and clears
-`startTime`, set again when it is resumed.
+`startTime`, set again when it is resumed. A pod that keeps the tracking finalizer while no unfinished Job
+controls it (its Job was deleted) loses it, so that it can go.
 
 Not reproduced: podFailurePolicy, backoffLimitPerIndex, successPolicy, podReplacementPolicy: Failed,
 managedBy (Jobs whose managedBy names another controller are left alone, as upstream).
@@ -86,6 +87,8 @@ class JobController:
     def start(self) -> None:
         for job in self.jobs.items():
             self._queue(_key(job))
+        for pod in self.pods.items():
+            self._check_orphan(pod)
 
     def stop(self) -> None:
         self.backoffs.clear()
@@ -104,6 +107,8 @@ class JobController:
             self._queue(_key(new))
         elif old is not None:
             self.backoffs.pop(old["metadata"].get("uid", ""), None)
+            for pod in self.pods.controlled_by(old["metadata"].get("uid", "")):
+                self._check_orphan(pod)
 
     def _owner(self, pod: Pod) -> JSON | None:
         ref = next((ref for ref in pod.owners if ref.get("controller")), None)
@@ -118,10 +123,36 @@ class JobController:
         job = self._owner(pod)
         if job is not None:
             self._queue(_key(job))
+        if new is not None:
+            self._check_orphan(new)
         if new is not None and old is not None and old.controller_uid != new.controller_uid:
             previous = self._owner(old)
             if previous is not None:
                 self._queue(_key(previous))
+
+    def _check_orphan(self, pod: Pod) -> None:
+        """handleOrphanPod: a pod that keeps the tracking finalizer though no unfinished Job controls it
+        (its Job was deleted, or finished) lets it go, so that it can be deleted."""
+        if TRACKING_FINALIZER not in pod.finalizers:
+            return
+        ref = next((ref for ref in pod.owners if ref.get("controller")), None)
+        if ref is not None and (ref.get("kind") != "Job" or ref.get("apiVersion") != "batch/v1"):
+            return
+        job = self._owner(pod)
+        if job is not None and not _finished(job):
+            return
+        key = (pod.namespace, pod.name)
+        self.work.soon((COMPONENT, "orphan", key), lambda: self._release_orphan(key))
+
+    def _release_orphan(self, key: Key) -> None:
+        pod = self.pods.get(*key)
+        if pod is None or TRACKING_FINALIZER not in pod.finalizers:
+            return
+        job = self._owner(pod)
+        if job is not None and not _finished(job):
+            return  # adopted meanwhile
+        self.client.patch("pods", pod.namespace, pod.name,
+                          {"metadata": {"$deleteFromPrimitiveList/finalizers": [TRACKING_FINALIZER]}})
 
     # ---- the sync
 
