@@ -154,3 +154,17 @@ def test_deleting_a_replication_controller_orphans_its_pods_by_default(cluster: 
     pods = pods_of(core)
     assert len(pods) == 2 and all(pod.metadata.owner_references is None for pod in pods)
     assert all(pod.metadata.deletion_timestamp is None for pod in pods)
+
+
+def test_a_failed_create_sets_replica_failure_until_a_sync_succeeds(cluster: FakeAPIServer, core: Any) -> None:
+    fault = cluster.inject(verb="create", resource="pods", status=500, times=1,
+                           user_agent="kube-controller-manager/*")
+    apps(cluster).create_namespaced_replica_set("default", workloads.replica_set(replicas=2))
+    written = [c for r in cluster.requests if r.resource == "replicasets" and r.subresource == "status"
+               for c in r.json()["status"].get("conditions", [])]
+    assert [(c["type"], c["reason"], c["message"]) for c in written] == [
+        ("ReplicaFailure", "FailedCreate", "Internal error occurred: injected fault")]
+    assert ("Warning", "FailedCreate", "Error creating: Internal error occurred: injected fault") in events_of(
+        core, "web")
+    rs = apps(cluster).read_namespaced_replica_set("web", "default")  # the next sync made them and cleared it
+    assert rs.status.conditions is None and rs.status.replicas == 2 and fault.fired == 1
