@@ -3,10 +3,13 @@ over the objects of its storage file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import partial
+
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from fakeapi.cluster import build_api
+from fakeapi.cluster import Api, build_api
 from fakeapi.config import ServerConfig
 from fakeapi.http import discovery, handlers
 from fakeapi.http.authentication import add_warning
@@ -20,10 +23,12 @@ from fakeapi.http.keys import (
     StateFollower,
     api_key,
     config_key,
+    containers_key,
     create_only_key,
     deadlines_key,
     faults_key,
     inflight_key,
+    kubelets_key,
     request_log_key,
     state_followers_key,
     watch_hub_key,
@@ -32,6 +37,8 @@ from fakeapi.http.keys import (
 from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
+from fakeapi.http.portforward import pod_portforward
+from fakeapi.http.remotecommand import pod_attach, pod_exec
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.responses import add_kind_warnings
 from fakeapi.http.reviews import REVIEW_HANDLERS
@@ -39,6 +46,8 @@ from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPat
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
+from fakeapi.machinery.errors import NotFound
+from fakeapi.processes.containers import Containers
 from fakeapi.simulation import Simulation, simulation_key
 from fakeapi.storage.watch import WatchHub
 
@@ -64,18 +73,21 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[create_only_key] = [info for info, _ in CREATE_ONLY]
     app[watch_hub_key] = WatchHub(api.store, api.clock, config.bookmark_interval)
     app[watch_writer_key] = WatchWriter()
+    app[containers_key] = Containers(api)
     app.on_startup.append(_start_api)
     app.on_shutdown.append(_end_watches)
     if config.authentication.tokens is not None:
         app.on_response_prepare.append(add_warning)
     app.on_response_prepare.append(add_kind_warnings)
-    simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation)
+    simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation, app[containers_key])
     app[simulation_key] = simulation
+    app[kubelets_key] = simulation
     # reset and restore tell them the objects were replaced
     followers: list[StateFollower] = [simulation, api.event_ttl]
     app[state_followers_key] = followers
     app.on_startup.append(simulation.on_startup)
     app.on_cleanup.append(simulation.on_cleanup)
+    app.on_cleanup.append(_close_containers)
     app.on_cleanup.append(_close_store)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
@@ -94,6 +106,11 @@ async def _end_watches(app: web.Application) -> None:
     await app[watch_hub_key].shutdown()
 
 
+async def _close_containers(app: web.Application) -> None:
+    """The loopback servers of tests' port-forward handlers stop."""
+    await app[containers_key].close()
+
+
 async def _close_store(app: web.Application) -> None:
     """After the last handler: a durable store's file is complete and unlocked."""
     app[api_key].store.close()
@@ -109,14 +126,27 @@ def setup_routes(app: web.Application, router: GuardedRouter) -> None:
         router.add_get(path, handler)
         router.add_get(path + "/", handler)
     setup_openapi_routes(app, router)
-    api_handlers = _api_handlers(router)
+    api_handlers = _api_handlers(router, partial(_serves_subresource, app[api_key]))
     router.register_resource(ApiPaths(CORE_PREFIX, api_handlers))
     router.register_resource(ApiPaths(GROUPS_PREFIX, api_handlers))
 
 
-def _api_handlers(router: GuardedRouter) -> ApiHandlers:
+async def _not_found(request: web.Request) -> web.StreamResponse:
+    raise NotFound.path()
+
+
+def _serves_subresource(api: Api, group: str, version: str, resource: str, subresource: str) -> bool:
+    """Whether a kind serves the subresource written like its object (status) or its scale."""
+    if subresource == "scale":
+        return api.kinds.scale(resource, group, version) is not None
+    return api.kinds.subresource(resource, subresource, group, version) is not None
+
+
+def _api_handlers(router: GuardedRouter, serves_subresource: Callable[[str, str, str, str], bool]) -> ApiHandlers:
     """Every handler of the group-version paths, guarded."""
     guard = router.guard
+    streaming = {("", "pods", "exec"): pod_exec, ("", "pods", "attach"): pod_attach,
+                 ("", "pods", "portforward"): pod_portforward}
     return ApiHandlers(
         group=guard(discovery.api_group),
         resources=guard(discovery.group_version_resources),
@@ -130,7 +160,11 @@ def _api_handlers(router: GuardedRouter) -> ApiHandlers:
         watch_object=guard(handlers.watch_object),
         special_subresources={("", "pods", "binding"): {"POST": guard(create_binding)},
                               ("", "pods", "eviction"): {"POST": guard(create_eviction)},
-                              ("", "pods", "log"): {"GET": guard(pod_log)}},
+                              ("", "pods", "log"): {"GET": guard(pod_log)},
+                              **{path: {"GET": guard(handler), "POST": guard(handler)}
+                                 for path, handler in streaming.items()}},
+        serves_subresource=serves_subresource,
+        not_found=guard(_not_found),
         create_only={(info.group, info.resource): CreateOnly(info.namespaced, guard(handler))
                      for info, handler in CREATE_ONLY},
     )

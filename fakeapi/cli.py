@@ -108,6 +108,9 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("--control-api", type=boolean, nargs="?", const=True, default=True, metavar="BOOL",
                        help="serve the control API under /fakeapi/v1/; --control-api=false turns it off "
                             "(default true)")
+    serve.add_argument("--webhook-address", type=webhook_address, action="append", default=[],
+                       metavar="NAME.NAMESPACE.svc:PORT=HOST:PORT",
+                       help="where a webhook named by a service is reached (fakeapi runs no Services); repeatable")
     serve.add_argument("--service-cluster-ip-range", type=cluster_ip_range, default="10.96.0.0/12", metavar="CIDR",
                        help="the addresses Services are given (kube-apiserver's flag; default 10.96.0.0/12, the "
                             "first for the kubernetes Service)")
@@ -262,6 +265,13 @@ def node_labels(text: str) -> dict[str, str]:
     return labels
 
 
+def webhook_address(text: str) -> tuple[str, str]:
+    service, _, address = text.partition("=")
+    if not service.count(".") >= 2 or ".svc:" not in service or ":" not in address:
+        raise argparse.ArgumentTypeError(f"{text}: expected NAME.NAMESPACE.svc:PORT=HOST:PORT")
+    return service, address
+
+
 def cluster_ip_range(text: str) -> str:
     from fakeapi.kinds.service.ranges import parse_cluster_ip_range
 
@@ -337,7 +347,8 @@ def serve_command(args: argparse.Namespace) -> int:
                               control_api=args.control_api, authentication=authentication,
                               storage_file=args.storage, service_cluster_ip_range=args.service_cluster_ip_range,
                               service_node_port_range=args.service_node_port_range,
-                              advertise_address=args.advertise_address)
+                              advertise_address=args.advertise_address,
+                              webhook_addresses=dict(args.webhook_address))
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

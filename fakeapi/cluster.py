@@ -172,7 +172,7 @@ class Api:
 
     def stored_registries(self) -> list[Registry]:
         """One registry per stored resource: those that serve another kind's objects are left out."""
-        return [registry for registry in self.kinds.registries() if registry.conversion is None]
+        return [registry for registry in self.kinds.registries() if not registry.kind.stored_as]
 
 
 def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
@@ -200,7 +200,8 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     api.store.subscribe(api.namespace_controller.on_event)
     start_kubernetes_service(api)
     api.crd_controller = CustomResourceDefinitionController(
-        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for)
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for,
+        config.webhook_addresses)
     api.store.subscribe(api.crd_controller.on_event)
     api.crd_controller.start()
     return api

@@ -85,6 +85,9 @@ class ServerConfig:
     authentication: Authentication = field(default_factory=Authentication)
     # the SQLite file that keeps every object across restarts (None: objects live in memory only)
     storage_file: Path | None = None
+    # where webhooks named by a service are reached (fakeapi runs no Services): "<name>.<namespace>.svc:<port>"
+    # -> "host:port", e.g. {"converter.default.svc:443": "127.0.0.1:9443"}
+    webhook_addresses: Mapping[str, str] = field(default_factory=dict)
     # what Services are given from (kube-apiserver's --service-cluster-ip-range, --service-node-port-range)
     service_cluster_ip_range: str = "10.96.0.0/12"
     service_node_port_range: str = "30000-32767"

@@ -18,10 +18,14 @@ from datetime import UTC, datetime, timedelta
 from fakeapi.storage.store import Event
 
 PodKey = tuple[str, str]  # namespace, pod
+Position = tuple[int, int]  # a place in an instance's log: its line number (counting rotated lines), a column
 LogKey = tuple[str, str, str]  # namespace, pod, container
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 MICROSECOND = timedelta(microseconds=1)
 STAMP = 8  # bytes per line time: microseconds since the epoch, signed
+# an instance's log is rotated at this many characters, as the kubelet rotates at containerLogMaxSize (10Mi):
+# its oldest lines go, leaving three quarters
+LOG_LIMIT = 10 * 1024 * 1024
 
 
 @dataclass(slots=True)
@@ -35,10 +39,13 @@ class ContainerLog:
     times: bytearray | None = None
     ended: bool = False
     previous: ContainerLog | None = None
+    size: int = 0  # characters in `lines`
+    dropped: int = 0  # lines rotated away: line `i` of `lines` is the instance's line `dropped + i`
 
     def append(self, text: str, now: datetime) -> None:
         if not text:
             return
+        self.size += len(text)
         lines = self.lines
         if lines and not lines[-1].endswith("\n"):
             head, sep, text = text.partition("\n")
@@ -49,6 +56,20 @@ class ContainerLog:
         if self.times is None:
             self.times = bytearray()
         self.times += stamp * len(added)
+        if self.size > LOG_LIMIT:
+            self._rotate()
+
+    def _rotate(self) -> None:
+        """Drop the oldest lines, as a rotated log file no longer holds them."""
+        dropped = 0
+        size = self.size
+        while size > LOG_LIMIT * 3 // 4 and dropped < len(self.lines) - 1:
+            size -= len(self.lines[dropped])
+            dropped += 1
+        self.lines, self.size = self.lines[dropped:], size
+        self.dropped += dropped
+        if self.times is not None:
+            del self.times[:dropped * STAMP]
 
     def time(self, index: int) -> datetime:
         """When line `index` came."""
@@ -56,8 +77,26 @@ class ContainerLog:
         return EPOCH + timedelta(microseconds=int.from_bytes(self.times[index * STAMP:(index + 1) * STAMP],
                                                              "little", signed=True))
 
+    def end_position(self) -> Position:
+        """Where the next text will go: after the last line, or inside it while it has no newline yet."""
+        if self.lines and not self.lines[-1].endswith("\n"):
+            return self.dropped + len(self.lines) - 1, len(self.lines[-1])
+        return self.dropped + len(self.lines), 0
+
+    def since(self, position: Position) -> tuple[list[tuple[int, str, bool]], Position]:
+        """What came after `position`, as (line index in `lines`, text, whether it begins its line) pieces,
+        and the position after them. Lines rotated away meanwhile are skipped."""
+        line, offset = position
+        first = line - self.dropped
+        if first < 0:
+            first, offset = 0, 0
+        pieces = [(index, text[offset:], offset == 0) if index == first else (index, text, True)
+                  for index, text in enumerate(self.lines[first:], first)]
+        return [piece for piece in pieces if piece[1]], self.end_position()
+
     def clear(self) -> None:
-        self.lines, self.times = (), None
+        self.dropped += len(self.lines)
+        self.lines, self.times, self.size = (), None, 0
 
     @property
     def text(self) -> str:
@@ -65,7 +104,7 @@ class ContainerLog:
 
     def copy(self) -> ContainerLog:
         return ContainerLog(self.container_id, self.lines, None if self.times is None else bytearray(self.times),
-                            self.ended, self.previous.copy() if self.previous else None)
+                            self.ended, self.previous.copy() if self.previous else None, self.size, self.dropped)
 
 
 LogsSnapshot = dict[LogKey, ContainerLog]

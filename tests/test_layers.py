@@ -1,5 +1,5 @@
-"""The package's layers: imports point down only (simulation -> http -> cluster -> registry -> storage/kinds
--> machinery), and no module imports another that imports it back."""
+"""The package's layers: imports point down only (simulation -> http -> processes -> cluster -> registry ->
+storage/kinds -> machinery), and no module imports another that imports it back."""
 
 from __future__ import annotations
 
@@ -15,9 +15,12 @@ MAY_IMPORT = {
     "registry": {"registry", "storage", "kinds", "machinery"},
     "controllers": {"controllers", "registry", "storage", "kinds", "machinery"},
     # the simulated cluster is a client of the API, like `testing`: nothing below it imports it
-    "simulation": {"simulation", "cluster", "config", "http", "registry", "storage", "kinds", "machinery"},
-    "http": {"http", "cluster", "config", "openapi", "podlogs", "seeding", "registry", "storage", "kinds",
-             "machinery"},
+    "simulation": {"simulation", "cluster", "config", "http", "processes", "registry", "storage", "kinds",
+                   "machinery"},
+    "http": {"http", "cluster", "config", "openapi", "podlogs", "processes", "seeding", "registry", "storage",
+             "kinds", "machinery"},
+    # what runs inside containers (exec, files, port-forward targets): reads the cluster, knows no HTTP
+    "processes": {"processes", "cluster", "config", "podlogs", "registry", "storage", "kinds", "machinery"},
     # the settings and the state beside the cluster sit low: what builds the cluster reads them
     "config": {"config", "storage", "machinery"},
     "podlogs": {"podlogs", "storage", "machinery"},

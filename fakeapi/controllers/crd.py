@@ -14,7 +14,7 @@ apply -f crd.yaml` followed by `kubectl apply -f cr.yaml` works as on a cluster.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import orjson
 
@@ -36,12 +36,13 @@ CRDS = "customresourcedefinitions.apiextensions.k8s.io"
 
 class CustomResourceDefinitionController:
     def __init__(self, crds: Registry, kinds: KindRegistry, now: Callable[[], str],
-                 rules_for: RulesCompiler | None = None) -> None:
+                 rules_for: RulesCompiler | None = None, webhook_addresses: Mapping[str, str] | None = None) -> None:
         self.crds = crds
         self.status = crds.subresource("status")
         self.kinds = kinds
         self.now = now
         self.rules_for = rules_for
+        self.webhook_addresses = webhook_addresses or {}
         # CRD name -> (the resourceVersion of the CRD served, the (group, version, resource) it serves)
         self._served: dict[str, tuple[str, list[tuple[str, str, str]]]] = {}
         self._instances: dict[str, str] = {}  # group resource of the instances -> CRD name
@@ -158,7 +159,7 @@ class CustomResourceDefinitionController:
         served = self._served.get(name)
         if served is not None and served[0] == version:
             return
-        kinds = custom_resource_kinds(crd, self.rules_for)
+        kinds = custom_resource_kinds(crd, self.rules_for, self.webhook_addresses)
         self._stop_serving(name)
         added: list[tuple[str, str, str]] = []
         for kind in kinds:

@@ -7,7 +7,10 @@ The authenticators run in upstream's order, the first to recognise the request w
    id); a certificate without a CN counts as none;
 2. `Authorization: Bearer <token>` (the scheme in any case; what follows a second space is ignored) with a
    token of the token file: its user. A token not in the file is a 401, even when anonymous requests are
-   allowed: only a request that presents no credential is anonymous.
+   allowed: only a request that presents no credential is anonymous;
+3. for a WebSocket request (what browsers open for exec), a bearer token sent as the subprotocol
+   `base64url.bearer.authorization.k8s.io.<token in unpadded base64url>`, beside at least one real
+   subprotocol (upstream's protocol authenticator).
 
 Every user found gets the group `system:authenticated`. The gate (fakeapi.http.gate) authenticates each
 request after its access rules and before the in-flight limits, as upstream's filters run; its 401 is
@@ -16,6 +19,8 @@ upstream's `Unauthorized` Status, and is not recorded in the request log.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import hashlib
 from collections.abc import Callable, Mapping
 
@@ -30,6 +35,7 @@ from fakeapi.registry.reviews import TokenResult
 USER_KEY = web.RequestKey("fakeapi_user", UserInfo)
 WARNING_KEY = web.RequestKey("fakeapi_authentication_warning", str)
 CREDENTIAL_ID = "authentication.kubernetes.io/credential-id"
+WEBSOCKET_TOKEN = "base64url.bearer.authorization.k8s.io."  # a bearer token sent as a WebSocket subprotocol
 EXTRA_SPACE_WARNING = "the provided Authorization header contains extra space before the bearer token, and is ignored"
 
 
@@ -50,9 +56,17 @@ def authenticator(authentication: Authentication) -> Callable[[web.Request], Non
     def authenticate(request: web.Request) -> None:
         user = _certificate_user(request) if certificates else None
         if user is None and tokens is not None:
-            user, warning = _bearer_user(request.headers.get("Authorization", ""), tokens)
+            refused: Unauthorized | None = None
+            try:
+                user, warning = _bearer_user(request.headers.get("Authorization", ""), tokens)
+            except Unauthorized as error:
+                refused, warning = error, None
             if warning is not None:
                 request[WARNING_KEY] = warning
+            if user is None:
+                user = _websocket_user(request, tokens)
+            if user is None and refused is not None:
+                raise refused
         if user is None:
             if not anonymous:
                 raise Unauthorized("Unauthorized")
@@ -96,6 +110,27 @@ def _bearer_user(header: str, tokens: Mapping[str, UserInfo]) -> tuple[UserInfo 
     if user is None:
         raise Unauthorized("Unauthorized")
     return user.authenticated(), None
+
+
+def _websocket_user(request: web.Request, tokens: Mapping[str, UserInfo]) -> UserInfo | None:
+    """The user of a bearer token sent as a WebSocket subprotocol; None without one."""
+    if request.headers.get("Upgrade", "").lower() != "websocket":
+        return None
+    protocols = [part.strip() for header in request.headers.getall("Sec-WebSocket-Protocol", [])
+                 for part in header.split(",") if part.strip()]
+    encoded = [protocol[len(WEBSOCKET_TOKEN):] for protocol in protocols if protocol.startswith(WEBSOCKET_TOKEN)]
+    if not encoded:
+        return None
+    if len(encoded) > 1 or len(encoded) == len(protocols):  # upstream: one token, and a protocol to answer
+        raise Unauthorized("Unauthorized")
+    try:
+        token = base64.urlsafe_b64decode(encoded[0] + "=" * (-len(encoded[0]) % 4)).decode()
+    except (binascii.Error, ValueError):
+        raise Unauthorized("Unauthorized") from None
+    user = tokens.get(token)
+    if user is None:
+        raise Unauthorized("Unauthorized")
+    return user.authenticated()
 
 
 def _certificate_user(request: web.Request) -> UserInfo | None:

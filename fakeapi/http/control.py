@@ -17,9 +17,18 @@ from fakeapi.cluster import Api, seed_initial_objects
 from fakeapi.http.access import CONTROL_HEADER
 from fakeapi.http.authentication import user_of
 from fakeapi.http.bodies import media_type, parse_yaml
+from fakeapi.http.containercontrol import setup_container_routes
 from fakeapi.http.faults import FaultRule
 from fakeapi.http.guard import GuardedRouter
-from fakeapi.http.keys import api_key, config_key, faults_key, request_log_key, state_followers_key, watch_hub_key
+from fakeapi.http.keys import (
+    api_key,
+    config_key,
+    containers_key,
+    faults_key,
+    request_log_key,
+    state_followers_key,
+    watch_hub_key,
+)
 from fakeapi.http.responses import json_response
 from fakeapi.machinery.clock import OUT_OF_RANGE, Clock, in_range, parse_rfc3339, shifted
 from fakeapi.machinery.errors import BadRequest, Forbidden, NotFound
@@ -65,6 +74,7 @@ def reset(app: web.Application, seed: int | None = None) -> None:
     api.store.restore(StoreSnapshot({}, 0))
     app[watch_hub_key].end_all()
     api.pod_logs.clear()
+    app[containers_key].clear()
     app[faults_key].clear()
     app[request_log_key].clear()
     api.clock.reset()
@@ -85,6 +95,7 @@ def restore(app: web.Application, snapshot: Snapshot) -> None:
     api = app[api_key]
     api.store.restore(snapshot.store)
     api.pod_logs.replace_all(snapshot.pod_logs)
+    app[containers_key].forget_all()
     app[watch_hub_key].end_all()
     for follower in app.get(state_followers_key, ()):
         follower.after_restore()
@@ -223,6 +234,7 @@ def setup_control_routes(app: web.Application, router: GuardedRouter) -> None:
     router.add_get(log, get_log)
     router.add_put(log, put_log)
     router.add_post(log, append_log)
+    setup_container_routes(router, PREFIX)
 
 
 async def reset_handler(request: web.Request) -> web.Response:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from aiohttp import web
 
 from fakeapi.cluster import Api
+from fakeapi.http import conversion
 from fakeapi.http.bodies import read_object, read_optional_object, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
 from fakeapi.http.largepatches import computed_ahead
@@ -61,12 +62,16 @@ def _subresource(request: web.Request) -> Registry | ScaleRegistry:
 async def list_collection(request: web.Request) -> web.StreamResponse:
     registry = _registry(request)
     namespace = request.match_info.get("namespace") if registry.info.namespaced else None
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None:
+        return await conversion.list_objects(request, registry, webhook, namespace)
     return await list_or_watch(request, registry, namespace)
 
 
 async def watch_collection(request: web.Request) -> web.StreamResponse:
     """The legacy `/api/v1/watch/...` collection path: a list request that always watches."""
     registry = _registry(request)
+    _refuse_webhook_watch(registry)
     namespace = request.match_info.get("namespace") if registry.info.namespaced else None
     return await list_or_watch(request, registry, namespace, force_watch=True)
 
@@ -74,15 +79,25 @@ async def watch_collection(request: web.Request) -> web.StreamResponse:
 async def watch_object(request: web.Request) -> web.StreamResponse:
     """The legacy `/api/v1/watch/.../{name}` path: a watch of one object."""
     registry = _registry(request)
+    _refuse_webhook_watch(registry)
     namespace = request.match_info.get("namespace") if registry.info.namespaced else None
     name = request.match_info["name"]
     return await list_or_watch(request, registry, namespace, name=name, force_watch=True)
+
+
+def _refuse_webhook_watch(registry: Registry) -> None:
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None:
+        raise webhook.refusal()
 
 
 async def create(request: web.Request) -> web.Response:
     registry = _registry(request)
     body = await read_object(request)
     options = await _write_options(request, registry)
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None:
+        return await conversion.write(request, registry, webhook, _namespace(request), None, body, options)
     created = registry.create(_namespace(request), body, options)
     return json_response(created, status=201, warnings=options.warnings)
 
@@ -96,7 +111,11 @@ async def delete_collection(request: web.Request) -> web.Response:
 
 
 async def get(request: web.Request) -> web.Response:
-    return await get_one(request, _registry(request), _namespace(request), request.match_info["name"])
+    registry = _registry(request)
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None:
+        return await conversion.get(request, registry, webhook, _namespace(request), request.match_info["name"])
+    return await get_one(request, registry, _namespace(request), request.match_info["name"])
 
 
 async def replace(request: web.Request) -> web.Response:
@@ -111,7 +130,12 @@ async def delete(request: web.Request) -> web.Response:
     registry = _registry(request)
     body = await read_optional_object(request)
     options = DeleteOptions.parse(body, request.query)
-    obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None:
+        obj, gone = await conversion.delete(request, registry, webhook, _namespace(request), request.match_info["name"],
+                                            options)
+    else:
+        obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
     if gone and not registry.info.returns_deleted_object:
         return json_response(success_status(registry.info.resource, registry.info.group, obj),
                              warnings=options.warnings)
@@ -153,6 +177,10 @@ async def patch_subresource(request: web.Request) -> web.Response:
 async def _replace(request: web.Request, registry: Registry | ScaleRegistry) -> web.Response:
     body = await read_object(request)
     options = await _write_options(request, registry)
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None and isinstance(registry, Registry):
+        return await conversion.write(request, registry, webhook, _namespace(request), request.match_info["name"],
+                                      body, options)
     updated, created = registry.replace(_namespace(request), request.match_info["name"], body, options)
     return json_response(updated, status=201 if created else 200, warnings=options.warnings)
 
@@ -183,6 +211,10 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
     from fakeapi.registry.patchers import patcher_for  # the patch machinery loads on the first PATCH
 
     patcher = patcher_for(content_type, registry.patch_tree, options.field_validation)
+    webhook = conversion.webhook_conversion(registry)
+    if webhook is not None and isinstance(registry, Registry):
+        return await conversion.patch(request, registry, webhook, _namespace(request), name, patcher, patch_body,
+                                      options)
     patcher = await computed_ahead(registry, _namespace(request), name, patcher, patch_body,
                                    len(await request.read()))
     patched = registry.patch(_namespace(request), name, patcher, patch_body, options)

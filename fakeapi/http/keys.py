@@ -13,6 +13,7 @@ from fakeapi.http.limits import Deadlines, InFlight
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.processes.containers import Containers
 from fakeapi.storage.watch import WatchHub
 
 api_key = web.AppKey("api", Api)
@@ -25,6 +26,7 @@ inflight_key = web.AppKey("inflight", InFlight)  # the requests being handled, a
 deadlines_key = web.AppKey("deadlines", Deadlines)  # when each request being handled must be done
 # the resources only ever created, never stored (reviews, bindings): served beside the kinds
 create_only_key = web.AppKey("create_only", list[ResourceInfo])
+containers_key = web.AppKey("containers", Containers)  # what runs in containers: exec, files, port targets
 
 
 class StateFollower(Protocol):
@@ -37,3 +39,14 @@ class StateFollower(Protocol):
 
 
 state_followers_key = web.AppKey("state_followers", list[StateFollower])
+
+
+class Kubelets(Protocol):
+    """The simulated kubelets, to stop and start again (KeyError for a node no kubelet runs)."""
+
+    def fail_node(self, name: str) -> None: ...
+
+    def recover_node(self, name: str) -> None: ...
+
+
+kubelets_key = web.AppKey("kubelets", Kubelets)

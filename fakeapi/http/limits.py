@@ -6,7 +6,8 @@
 - Deadline (`--request-timeout`): a request, body upload included, that is not done in time is
   cancelled and gets upstream's 504 Status.
 
-Long-running requests (watches and pod logs) are exempt from both, as upstream exempts them.
+Long-running requests (watches, pod logs, exec, attach, port-forward) are exempt from both, as upstream
+exempts them.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from fakeapi.http.responses import status_response
 from fakeapi.machinery.errors import Timeout
 
 READ_METHODS = frozenset({"GET", "HEAD"})  # upstream counts the verbs get, list and watch as reads
-# kube-apiserver's long-running requests (BasicLongRunningRequestCheck); fakeapi serves watch and log
+# kube-apiserver's long-running requests (BasicLongRunningRequestCheck)
 LONG_RUNNING_VERBS = frozenset({"watch", "proxy"})
 LONG_RUNNING_SUBRESOURCES = frozenset({"attach", "exec", "proxy", "log", "portforward"})
 TOO_MANY_REQUESTS = "Too many requests, please try again later.\n"  # Go's http.Error ends it with a newline
@@ -87,9 +88,14 @@ class Deadlines:
 
 
 def long_running(request: web.Request) -> bool:
-    """A watch or a pod log (upstream's long-running check), told apart cheaply from every other request."""
+    """A watch, a pod's log, exec, attach or port-forward (upstream's long-running check), told apart
+    cheaply from every other request."""
     raw = request.raw_path  # path and query as sent, not yet parsed: the cheapest look
-    if request.method != "GET" or ("watch" not in raw and "/log" not in raw):
+    if request.method == "GET":
+        if "watch" not in raw and "/log" not in raw and "/exec" not in raw and "/attach" not in raw \
+                and "/portforward" not in raw:
+            return False
+    elif request.method != "POST" or ("/exec" not in raw and "/attach" not in raw and "/portforward" not in raw):
         return False
     info = request_info(request.method, request.path, request.query)
     return info.verb in LONG_RUNNING_VERBS or info.subresource in LONG_RUNNING_SUBRESOURCES

@@ -7,6 +7,7 @@ from typing import Final
 import orjson
 from aiohttp import web
 
+from fakeapi.http.describeclock import for_describe
 from fakeapi.http.keys import watch_hub_key, watch_writer_key
 from fakeapi.http.responses import json_response
 from fakeapi.http.tableaccept import table_group_version
@@ -41,7 +42,8 @@ async def list_or_watch(request: web.Request, registry: Registry, namespace: str
     page = await list_page(hub, registry, namespace, options)
     if table_version is not None:
         return _table_response(request, registry, table_version, page)
-    return json_response(list_body(registry.info.list_kind, registry.info.api_version, page))
+    body = list_body(registry.info.list_kind, registry.info.api_version, page)
+    return json_response(for_describe(request, registry.info.resource, registry.clock, body))
 
 
 # ---- Table output

@@ -2,7 +2,7 @@
 handler for v2).
 
 * `/openapi/v3` lists each group version with a `serverRelativeURL` whose `hash` is the document's ETag
-  (sha512, upper-case hex), so a changed document gets a new URL;
+  (sha512, upper-case hex, of what the document is built from), so a changed document gets a new URL;
 * `/openapi/v3/api/v1?hash=H`: the document with `Cache-Control: public, immutable` and an `Expires` a year
   out; a stale hash is redirected (301) to the current URL; without a hash, no cache headers;
 * `/openapi/v2`: the swagger document in JSON, or (for kubectl) a stand-in for its protobuf form, see
@@ -31,7 +31,7 @@ from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.schema.definitions import KUBERNETES_1_32, Definitions
 from fakeapi.machinery.types import JSON
 from fakeapi.openapi import V2_DOCUMENT, v3_document, v3_group_version
-from fakeapi.openapi.build import Memo, build_documents
+from fakeapi.openapi.build import Memo, PathsMemo, build_documents
 
 JSON_TYPE = "application/json"
 # kube-openapi's protobuf forms of /openapi/v2: both are answered with the second as Content-Type
@@ -62,7 +62,13 @@ class Document:
 
 class OpenApiDocuments:
     """The documents of one server, built from what it serves when first asked for, and built again
-    after the served kinds change."""
+    after the served kinds change.
+
+    A v3 document's ETag is the hash of what it is built from (its resources and the definitions they
+    publish, with the Kubernetes version), not of its bytes: `/openapi/v3` names every group version's
+    document by it without building any, and a document is built when first asked for. The v2 document
+    is built from each resource's paths and definitions, kept while the resource stays as it was.
+    """
 
     def __init__(self, served: Callable[[], list[ResourceInfo]], definitions: Definitions,
                  published: Callable[[str], JSON | None] = lambda name: None) -> None:
@@ -70,21 +76,21 @@ class OpenApiDocuments:
         self._definitions = definitions
         self._published = published
         self._documents: dict[Path, Document] = {}
-        self._built: dict[Path, JSON] | None = None
-        # a group version's document by what it was built from, so a change (a CRD added) rebuilds only the
-        # documents of the group versions it changed
-        self._previous: dict[Path, tuple[bytes, Document]] = {}
-        self._sources: dict[Path, bytes] = {}
-        self._memo: Memo = {}  # upstream's definitions as published, built once
+        # what each v3 document was last built (or named) from, and its ETag and time then
+        self._named: dict[Path, tuple[bytes, str, datetime]] = {}
+        self._bodies: dict[Path, tuple[bytes, bytes]] = {}  # a v3 document's source and bytes
+        self._memo: Memo = {}  # definitions as published, built once
+        self._paths_memo: PathsMemo = {}  # each resource's v2 paths, built once
+        self._index: Document | None = None
 
     def forget(self) -> None:
-        """What is served changed: build the documents anew when next asked for."""
-        self._built = None
-        for relative, document in self._documents.items():
-            source = self._sources.get(relative)
-            if source is not None:
-                self._previous[relative] = (source, document)
+        """What is served changed: build the documents anew when next asked for (those whose source
+        did not change are kept)."""
         self._documents.clear()
+        self._index = None
+        served = set(self._served())
+        for info in [info for info in self._paths_memo if info not in served]:
+            del self._paths_memo[info]
 
     def _fixed(self, name: str) -> bool:
         """Whether a definition is upstream's (never changes) rather than one a served kind publishes."""
@@ -101,36 +107,53 @@ class OpenApiDocuments:
 
     def get(self, relative: Path, now: datetime) -> Document:
         document = self._documents.get(relative)
-        if document is None:
-            source = self._source(relative)
-            previous = self._previous.get(relative)
-            if previous is not None and previous[0] == source:
-                document = previous[1]
+        if document is not None:
+            return document
+        if relative == V2_DOCUMENT:
+            built = build_documents(self._served(), self._lookup, self._definitions.kubernetes_version,
+                                    only=relative, memo=self._memo, fixed=self._fixed,
+                                    paths_memo=self._paths_memo)
+            document = Document.of(orjson.dumps(built[relative]), now)
+        else:
+            source, etag, modified = self._name(relative, now)
+            kept = self._bodies.get(relative)
+            if kept is not None and kept[0] == source:
+                body = kept[1]
             else:
-                if self._built is None:
-                    self._built = {}
-                if relative not in self._built:
-                    self._built.update(build_documents(self._served(), self._lookup,
-                                                       self._definitions.kubernetes_version, only=relative,
-                                                       memo=self._memo, fixed=self._fixed))
-                document = Document.of(orjson.dumps(self._built[relative]), now)
-            self._documents[relative] = document
-            self._sources[relative] = source
+                built = build_documents(self._served(), self._lookup, self._definitions.kubernetes_version,
+                                        only=relative, memo=self._memo, fixed=self._fixed)
+                body = orjson.dumps(built[relative])
+                self._bodies[relative] = (source, body)
+            document = Document(body, etag, modified)
+        self._documents[relative] = document
         return document
 
+    def _name(self, relative: Path, now: datetime) -> tuple[bytes, str, datetime]:
+        """(source, ETag, last modified) of a v3 document: a new ETag when its source changed."""
+        source = self._source(relative)
+        named = self._named.get(relative)
+        if named is None or named[0] != source:
+            digest = hashlib.sha512(self._definitions.kubernetes_version.encode() + b"\0" + source)
+            named = (source, digest.hexdigest().upper(), now.replace(microsecond=0))
+            self._named[relative] = named
+        return named
+
     def _source(self, relative: Path) -> bytes:
-        """What a v3 document is built from: its resources and the definitions they publish (v2: everything)."""
-        infos = [info for info in self._served()
-                 if relative == V2_DOCUMENT or v3_document(v3_group_version(info.group, info.version)) == relative]
+        """What a v3 document is built from: its resources and the definitions they publish."""
+        infos = [info for info in self._served() if v3_document(v3_group_version(info.group, info.version)) == relative]
         return orjson.dumps([[repr(info), self._published(info.definition)] for info in infos])
 
     def v3_discovery(self, now: datetime) -> Document:
-        documents = {group_version: self.get(v3_document(group_version), now)
-                     for group_version in self.group_versions}
+        if self._index is None:
+            self._index = self._v3_discovery(now)
+        return self._index
+
+    def _v3_discovery(self, now: datetime) -> Document:
+        named = {group_version: self._name(v3_document(group_version), now) for group_version in self.group_versions}
         body = orjson.dumps({"paths": {
-            group_version: {"serverRelativeURL": _server_relative_url(group_version, document.etag)}
-            for group_version, document in documents.items()}})
-        return Document.of(body, max(document.modified for document in documents.values()))
+            group_version: {"serverRelativeURL": _server_relative_url(group_version, etag)}
+            for group_version, (_source, etag, _modified) in named.items()}})
+        return Document.of(body, max(modified for _source, _etag, modified in named.values()))
 
 
 openapi_key = web.AppKey("openapi", OpenApiDocuments)

@@ -200,6 +200,7 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
     changed = logs.changed(namespace, name)  # taken before reading, so no later change is missed
     start = first_line(log, options, clock.now())
     body = render(log, options, start)
+    position = log.end_position()
     limit = options.limit_bytes
     if not options.follow:
         return web.Response(body=body[:limit] if limit is not None else body, content_type="text/plain")
@@ -208,13 +209,14 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
     record_status(request, response)
     sent = 0
     while True:
-        chunk = body[sent:] if limit is None else body[sent:limit]
-        if chunk:
+        if limit is not None:
+            body = body[:max(0, limit - sent)]
+        if body:
             try:
-                await response.write(chunk)
+                await response.write(body)
             except ConnectionError:
                 return response
-            sent += len(chunk)
+            sent += len(body)
         if (limit is not None and sent >= limit) or log.ended:
             break  # (an instance that exited has nothing more to say)
         while not changed.is_set():
@@ -223,12 +225,26 @@ async def serve_log(request: web.Request, pod: JSON, options: LogOptions, logs: 
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(changed.wait(), _CLIENT_CHECK_SECONDS)
         changed = logs.changed(namespace, name)
+        pieces, position = log.since(position)
+        body = render_pieces(log, options, pieces)
         if not _same_pod(request, namespace, name, meta.get("uid")):
+            # the pod is gone (its kubelet deleted it after its containers stopped): what they wrote last
+            # still goes out
+            with contextlib.suppress(ConnectionError):
+                if body and (limit is None or sent < limit):
+                    await response.write(body if limit is None else body[:limit - sent])
             break
-        body = render(log, options, start)
     with contextlib.suppress(ConnectionError):
         await response.write_eof()
     return response
+
+
+def render_pieces(log: ContainerLog, options: LogOptions, pieces: list[tuple[int, str, bool]]) -> bytes:
+    """New text of a followed log: each line that begins gets its timestamp if asked."""
+    if not options.timestamps:
+        return "".join(text for _index, text, _begins in pieces).encode()
+    return "".join(f"{_kubelet_time(log.time(index))} {text}" if begins else text
+                   for index, text, begins in pieces).encode()
 
 
 def _same_pod(request: web.Request, namespace: str, name: str, uid: object) -> bool:

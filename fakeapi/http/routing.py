@@ -10,7 +10,7 @@ the path's segments once, as upstream's RequestInfoFactory does, and picks the h
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -27,6 +27,7 @@ GROUPS_PREFIX = "/apis"
 _NAMESPACE_SUBRESOURCES = frozenset({"status", "finalize"})
 
 Methods = Mapping[str, Handler]
+ANY_METHOD = "*"  # a Methods key: the handler of every method
 
 
 @dataclass(frozen=True)
@@ -42,6 +43,10 @@ class ApiHandlers:
     watch_object: Handler
     # subresources with handlers of their own (pods/binding, pods/log), by (group, resource, subresource)
     special_subresources: Mapping[tuple[str, str, str], Methods] = field(default_factory=dict)
+    # whether `subresource` serves a subresource, by (group, version, resource, subresource) (kinds come and
+    # go); any other is 404 whatever the method, as upstream answers a path nothing serves
+    serves_subresource: Callable[[str, str, str, str], bool] | None = None
+    not_found: Handler | None = None
     # create-only resources that are not stored (bindings, selfsubjectaccessreviews...), by (group, resource)
     create_only: Mapping[tuple[str, str], CreateOnly] = field(default_factory=dict)
 
@@ -141,7 +146,13 @@ class ApiPaths(_CodedResource):
         if depth == 2:
             return handlers.object
         special = (match["group"], match["resource"], match["subresource"])
-        return handlers.special_subresources.get(special, handlers.subresource)
+        methods = handlers.special_subresources.get(special)
+        if methods is not None:
+            return methods
+        serves = handlers.serves_subresource
+        if serves is None or handlers.not_found is None or serves(match["group"], match["version"], *special[1:]):
+            return handlers.subresource
+        return {ANY_METHOD: handlers.not_found}
 
     def _match(self, request: web.Request, methods: Methods,
                match: dict[str, str]) -> tuple[web.UrlMappingMatchInfo | None, set[str]]:
@@ -149,7 +160,7 @@ class ApiPaths(_CodedResource):
         if "GET" in allowed:
             allowed.add("HEAD")
         method = "GET" if request.method == "HEAD" else request.method
-        handler = methods.get(method)
+        handler = methods.get(method) or methods.get(ANY_METHOD)
         if handler is None:
             return None, allowed
         route = self._route((request.method, handler), request.method, handler)

@@ -87,6 +87,10 @@ SCALE_SUBRESOURCE = SubresourceInfo("scale", "Scale", ("get", "patch", "update")
                                     definition="io.k8s.api.autoscaling.v1.Scale")
 
 
+PUBLISHED_V2 = "x-fakeapi-openapi-v2"
+"""The key under which a published definition that OpenAPI v2 documents publish otherwise holds its v2 form."""
+
+
 class Conversion(Protocol):
     """How a kind's objects relate to the stored ones of the kind it serves (both wire-shaped)."""
 

@@ -88,6 +88,7 @@ class FieldError:
     field: str
     value: Any = OMIT
     detail: str = ""
+    warning: bool = False  # ratcheted: reported as a Warning header, not refused (see `as_warning`)
 
     def body(self) -> str:
         """The message without the field path: `Invalid value: "x": detail`."""
@@ -103,6 +104,11 @@ class FieldError:
 
     def to_cause(self) -> dict[str, str]:
         return {"reason": self.reason, "message": self.body(), "field": self.field}
+
+
+def as_warning(error: FieldError) -> FieldError:
+    """An error validation ratcheting lets through: the request succeeds with it as a warning."""
+    return FieldError(error.reason, error.field, error.value, error.detail, warning=True)
 
 
 def required(field: str, detail: str = "") -> FieldError:

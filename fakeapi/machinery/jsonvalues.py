@@ -33,3 +33,14 @@ def _copy_tree(value: Any) -> Any:
     if type(value) is dict:
         return {key: _copy_tree(item) if type(item) in _CONTAINERS else item for key, item in value.items()}
     return [_copy_tree(item) if type(item) in _CONTAINERS else item for item in value]
+
+
+def deep_equal(a: Any, b: Any) -> bool:
+    """Go's reflect.DeepEqual on decoded JSON: true and 1 differ, as do 1 and 1.0; map order does not count."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(deep_equal(item, b[key]) for key, item in a.items())
+    if isinstance(a, list):
+        return len(a) == len(b) and all(deep_equal(item, other) for item, other in zip(a, b, strict=True))
+    return bool(a == b)

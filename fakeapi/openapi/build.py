@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.kinds.kind import PUBLISHED_V2, ResourceInfo
 from fakeapi.machinery.schema.structural import INT_OR_STRING, QUANTITY, GoField
 from fakeapi.machinery.types import JSON
 from fakeapi.openapi import V2_DOCUMENT, v3_document, v3_group_version
@@ -35,7 +35,7 @@ _V3_ONE_OF = {QUANTITY: ("string", "number"), INT_OR_STRING: ("integer", "string
 # Go types whose zero value is no struct literal: their fields carry no `default`
 _SCALAR_STRUCTS = frozenset({QUANTITY, INT_OR_STRING, "io.k8s.apimachinery.pkg.apis.meta.v1.Time",
                              "io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime"})
-_PRIVATE = ("x-go", "x-protobuf", "x-protobuf-inline")
+_PRIVATE = ("x-go", "x-protobuf", "x-protobuf-inline", PUBLISHED_V2)
 _REF_PREFIX = "#/definitions/"
 
 Lookup = Callable[[str], JSON]
@@ -54,20 +54,34 @@ def build_v3(infos: Iterable[ResourceInfo], lookup: Lookup, version: str, memo: 
     }
 
 
+PathsMemo = dict[ResourceInfo, JSON]
+"""The v2 path items of each resource, built once (a server with many resources rebuilds its v2 document from
+them when one changes)."""
+
+
 def build_v2(infos: Iterable[ResourceInfo], lookup: Lookup, version: str, memo: Memo | None = None,
-             fixed: Callable[[str], bool] = lambda name: False) -> JSON:
+             fixed: Callable[[str], bool] = lambda name: False, paths_memo: PathsMemo | None = None) -> JSON:
     infos = list(infos)
+    paths: JSON = {}
+    for info in infos:
+        items = paths_memo.get(info) if paths_memo is not None else None
+        if items is None:
+            items = paths_v2(operations([info]), lambda name: {"$ref": "#/definitions/" + name})
+            if paths_memo is not None:
+                paths_memo[info] = items
+        paths.update(items)
     return {
         "swagger": "2.0",
         "info": {"title": TITLE, "version": version},
-        "paths": paths_v2(operations(infos), lambda name: {"$ref": "#/definitions/" + name}),
+        "paths": paths,
         "definitions": components(_roots(infos), lookup, 2, memo, fixed),
     }
 
 
 def build_documents(infos: Iterable[ResourceInfo], lookup: Lookup, version: str,
                     only: Path | None = None, memo: Memo | None = None,
-                    fixed: Callable[[str], bool] = lambda name: False) -> dict[Path, JSON]:
+                    fixed: Callable[[str], bool] = lambda name: False,
+                    paths_memo: PathsMemo | None = None) -> dict[Path, JSON]:
     """Every document of these resources (or `only` the one at that path), by its path under the documents'
     directory."""
     by_group_version: dict[tuple[str, str], list[ResourceInfo]] = {}
@@ -79,7 +93,7 @@ def build_documents(infos: Iterable[ResourceInfo], lookup: Lookup, version: str,
                  if only is None or only == v3_document(v3_group_version(group, group_version))}
     if only is None or only == V2_DOCUMENT:
         documents[V2_DOCUMENT] = build_v2([info for infos in by_group_version.values() for info in infos], lookup,
-                                          version, memo, fixed)
+                                          version, memo, fixed, paths_memo)
     return documents
 
 
@@ -94,9 +108,10 @@ def _roots(infos: list[ResourceInfo]) -> list[str]:
     return roots
 
 
-Memo = dict[tuple[str, int], tuple[JSON, tuple[str, ...]]]
-"""Definitions already published (name, major) -> (the schema, what it refers to): for upstream's definitions,
-which never change, so a server with many documents builds each once."""
+Memo = dict[tuple[str, int], tuple[JSON, tuple[str, ...], JSON]]
+"""Definitions already published (name, major) -> (the schema, what it refers to, the definition it was built
+from): upstream's, which never change, and those served kinds publish, reused while the kind publishes the
+same definition, so a server with many documents builds each once."""
 
 
 def components(roots: Iterable[str], lookup: Lookup, major: int, memo: Memo | None = None,
@@ -110,10 +125,13 @@ def components(roots: Iterable[str], lookup: Lookup, major: int, memo: Memo | No
         if name in published:
             continue
         remembered = memo.get((name, major)) if memo is not None else None
+        if remembered is not None and not fixed(name) and remembered[2] is not lookup(name):
+            remembered = None  # the kind publishes another definition now
         if remembered is None:
             refs: list[str] = []
-            remembered = (_definition(name, lookup(name), major, refs), tuple(refs))
-            if memo is not None and fixed(name):
+            raw = lookup(name)
+            remembered = (_definition(name, raw, major, refs), tuple(refs), raw)
+            if memo is not None:
                 memo[(name, major)] = remembered
         published[name] = remembered[0]
         pending.extend(remembered[1])
@@ -121,6 +139,8 @@ def components(roots: Iterable[str], lookup: Lookup, major: int, memo: Memo | No
 
 
 def _definition(name: str, raw: JSON, major: int, refs: list[str]) -> JSON:
+    if major < 3 and PUBLISHED_V2 in raw:
+        raw = raw[PUBLISHED_V2]
     schema = _schema(raw, major, refs)
     if major >= 3 and name in _V3_ONE_OF:
         # v3 names the JSON types a value may take, so `kubectl explain` shows e.g. map[string]Quantity

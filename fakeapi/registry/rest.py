@@ -71,8 +71,9 @@ def before_update(strategy: Strategy, info: ResourceInfo, new: JSON, old: JSON, 
         meta["deletionTimestamp"] = old_meta["deletionTimestamp"]
     if meta.get("deletionGracePeriodSeconds") is None and "deletionGracePeriodSeconds" in old_meta:
         meta["deletionGracePeriodSeconds"] = old_meta["deletionGracePeriodSeconds"]
-    errors = validate_common_update(new, old, info.namespaced)
-    raise_if_invalid(info.kind, str(meta.get("name") or ""), errors + strategy.validate_update(new, old),
+    found = validate_common_update(new, old, info.namespaced) + strategy.validate_update(new, old)
+    raise_if_invalid(info.kind, str(meta.get("name") or ""), [error for error in found if not error.warning],
                      info.group)
+    options.warnings.extend(str(error) for error in found if error.warning)
     options.warnings.extend(strategy.warnings_on_update(new, old))
     strategy.canonicalize(new)

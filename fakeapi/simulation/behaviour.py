@@ -9,6 +9,10 @@
     fakeapi.dev/liveness-fails-after: 30s its liveness probe fails from then on (it is restarted)
     fakeapi.dev/log-lines: "a\\nb"         lines it writes when it starts
 
+Two more are read by what runs in the containers (fakeapi.processes), not by the kubelet: `fakeapi.dev/exec`
+(scripts exec answers with) and `fakeapi.dev/port-forward` (where forwarded ports go); their values are
+checked here too.
+
 A pod-wide annotation applies to the pod's containers, not to its init containers; `<name>.<container>`
 (`fakeapi.dev/exit-code.worker`) applies to that container, init containers included, and wins over the
 pod-wide one. Durations are Go's (`500ms`, `5s`, `1m30s`) or seconds (`5`). The kubelet reads them at
@@ -21,11 +25,16 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+from fakeapi.processes.ports import ANNOTATION, annotation_ports
+from fakeapi.processes.scripts import parse_annotation
+
 PREFIX = "fakeapi.dev/"
 EXIT_AFTER, EXIT_CODE, CRASH_LOOP, OOM_AFTER = "exit-after", "exit-code", "crash-loop", "oom-after"
 IMAGE_PULL, NEVER_READY, LIVENESS_FAILS_AFTER, LOG_LINES = (
     "image-pull", "never-ready", "liveness-fails-after", "log-lines")
 NAMES = (EXIT_AFTER, EXIT_CODE, CRASH_LOOP, OOM_AFTER, IMAGE_PULL, NEVER_READY, LIVENESS_FAILS_AFTER, LOG_LINES)
+EXEC, PORT_FORWARD = "exec", "port-forward"  # (not behaviours: fakeapi.processes reads them)
+KNOWN = (*NAMES, EXEC, PORT_FORWARD)
 CRASH_SECONDS, CRASH_CODE = 1.0, 1
 PULL_FAILS, PULL_HANGS = "fail", "never"
 _UNITS = {"ns": 1e-9, "us": 1e-6, "µs": 1e-6, "μs": 1e-6, "ms": 1e-3, "s": 1.0, "m": 60.0, "h": 3600.0}
@@ -93,16 +102,26 @@ def problems(annotations: Mapping[str, str], containers: Iterable[str]) -> list[
         if not key.startswith(PREFIX):
             continue
         name, _dot, container = key[len(PREFIX):].partition(".")
-        if name not in NAMES:
-            found.append(f"{key} is not an annotation fakeapi knows (it knows {', '.join(NAMES)})")
+        if name not in KNOWN or (name == PORT_FORWARD and _dot):
+            found.append(f"{key} is not an annotation fakeapi knows (it knows {', '.join(KNOWN)})")
         elif _dot and container not in known:
             found.append(f"{key} names no container of this pod")
         else:
             try:
-                _parse(name, str(value), {})
+                _check(name, str(value))
             except ValueError as error:
-                found.append(f'{key}: "{value}" {error}')
+                found.append(f'{key}: "{value}" {error}' if name in NAMES else f"{key}: {error}")
     return found
+
+
+def _check(name: str, value: str) -> None:
+    """ValueError saying what is wrong with an annotation's value."""
+    if name == EXEC:
+        parse_annotation(value)
+    elif name == PORT_FORWARD:
+        annotation_ports({ANNOTATION: value})
+    else:
+        _parse(name, value, {})
 
 
 def _parse(name: str, value: str, fields: dict[str, object]) -> None:

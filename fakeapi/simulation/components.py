@@ -16,6 +16,7 @@ from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.machinery.errors import NotFound
+from fakeapi.processes.containers import Containers
 from fakeapi.simulation.client import SCHEDULER, Client, controller, kubelet
 from fakeapi.simulation.controllers import names as controller_names
 from fakeapi.simulation.controllers.context import Context
@@ -36,9 +37,11 @@ NODES_PER_STEP = 20  # kubelets started per step of the start, so that requests 
 
 
 class Components:
-    def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig) -> None:
+    def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig,
+                 containers: Containers) -> None:
         self.api = api
         self.config = config
+        self.containers = containers
         self.work = Work(api.clock)
         self.view = ClusterView()
         names = EventNames(api.clock)
@@ -50,7 +53,7 @@ class Components:
         self.scheduler = Scheduler(Client(api, requests, faults, SCHEDULER), names, self.work, self.view)
         self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
                                       self.work, self.view)
-        self.kubelet = Kubelet(kubelets, self.work, self.view, self.nodes)
+        self.kubelet = Kubelet(kubelets, self.work, self.view, self.nodes, containers)
         self._controller_context = (requests, faults, names)
         self.controllers = self._controller_manager()
         self._running = False
@@ -131,21 +134,30 @@ class Components:
         self.eviction.stop()
         self.kubelet.stop()
         self.controllers.stop()
+        self.containers.unreachable.clear()
         self.pod_cidrs.clear()
         self.view.clear()
 
     # ---- failures, for tests
 
     def fail_node(self, name: str) -> None:
+        """Stop the node's kubelet: no lease, no status, and the apiserver cannot reach it (exec, attach and
+        port-forward to its pods fail)."""
         self.nodes.fail(name)
+        self.containers.unreachable.add(name)
 
     def recover_node(self, name: str) -> None:
         self.nodes.recover(name)
+        self.containers.unreachable.discard(name)
 
     # ---- changes
 
     def _on_event(self, event: Event) -> None:
         """Store listener: update the view, then let each component queue what the change calls for."""
+        if event.key.resource in ("configmaps", "secrets"):
+            if self.config.runs_pods:
+                self.kubelet.references_changed(event.key.namespace)
+            return
         change = self.view.apply(event)
         self.controllers.on_event(event, change.obj if change is not None else None)
         if change is None:

@@ -25,6 +25,7 @@ from fakeapi.machinery.types import JSON
 from fakeapi.simulation import images
 from fakeapi.simulation.behaviour import PULL_FAILS, PULL_HANGS, behaviour_of
 from fakeapi.simulation.client import Client
+from fakeapi.simulation.commands import Commands
 from fakeapi.simulation.events import EventRecorder, pod_reference
 from fakeapi.simulation.nodes import NodeAgents
 from fakeapi.simulation.podstatus import terminated_state
@@ -51,15 +52,18 @@ STOP_SECONDS = 1.0  # a container's stop after SIGTERM
 RESYNC_SECONDS = 1.0  # the pod's next sync after a failed pull (the PLEG's relist): it finds the back-off
 DEFAULT_GRACE_SECONDS = 30
 OOM_KILLED = "OOMKilled"
+CONFIG_ERROR = "CreateContainerConfigError"
+CONFIG_RETRY_SECONDS = 10.0  # the pod worker's back-off before it syncs a pod whose sync failed
 
 
 class ContainerRuntime:
     def __init__(self, client: Client, agents: NodeAgents, timers: PodTimers, status: StatusManager,
-                 finished: Callable[[PodRuntime], None]) -> None:
+                 commands: Commands, finished: Callable[[PodRuntime], None]) -> None:
         self.client = client
         self.agents = agents
         self.timers = timers
         self.status = status
+        self.commands = commands
         self.on_finished = finished  # the pod is terminal: its sandbox goes
         self.prober = Prober(client, agents, timers, status, self.advance, self.kill)
 
@@ -167,7 +171,11 @@ class ContainerRuntime:
             self.start(runtime, container)  # (it stays held, as ImagePullBackOff, until it runs)
 
     def run(self, runtime: PodRuntime, container: Container, pod: JSON) -> None:
-        """Create and start a new instance of the container."""
+        """Create and start a new instance of the container (unless its environment cannot be made)."""
+        problem = self.commands.config_error(pod, container)
+        if problem is not None:
+            self._config_failed(runtime, container, pod, problem)
+            return
         if container.ran:  # a restart: the instance that exited becomes lastState
             if container.state == TERMINATED:
                 container.last_state = terminated_state(container)
@@ -180,14 +188,33 @@ class ContainerRuntime:
         container.state, container.reason, container.message, container.held = RUNNING, "", "", None
         container.started_at = rfc3339(self.clock.now())
         container.started = container.ready = False
+        container.commanded = self.commands.runs(container, pod)
         self._log_start(runtime, container)
         if container.kind == INIT:
             container.started = True
         else:
             self.prober.container_started(runtime, container)
-        self._arm_exits(runtime, container, 0.0)
+        if container.commanded:
+            instance = container.container_id
+            self.commands.start(runtime, container, pod, lambda code: self.exited(runtime, container, instance, code))
+        else:
+            self._arm_exits(runtime, container, 0.0)
         self.status.set(runtime)
         self.advance(runtime)
+
+    def _config_failed(self, runtime: PodRuntime, container: Container, pod: JSON, message: str) -> None:
+        """CreateContainerConfigError: tried again at the pod's next sync (or at once when a ConfigMap or
+        Secret of its namespace changes)."""
+        self.agents.nodes[runtime.node].events.warning(pod_reference(pod, field_path(container)), "Failed",
+                                                       f"Error: {message}")
+        container.held = (CONFIG_ERROR, message)
+        self.status.set(runtime)
+        self.timers.later(runtime, CONFIG_RETRY_SECONDS, lambda: self.retry_config(runtime, container))
+        self.advance(runtime)
+
+    def retry_config(self, runtime: PodRuntime, container: Container) -> None:
+        if not self.halted(runtime) and container.held is not None and container.held[0] == CONFIG_ERROR:
+            self.start(runtime, container)
 
     def _arm_exits(self, runtime: PodRuntime, container: Container, ran: float) -> None:
         """The exits the container's behaviour calls for, `ran` seconds into its run: an init container's
@@ -260,14 +287,29 @@ class ContainerRuntime:
         container.finished = self.clock.monotonic()
         container.ready = container.started = False
         if container.ran:
-            suffix = f" ({reason})" if reason == OOM_KILLED else ""
-            self._log(runtime, container, f'fakeapi: container "{container.name}" exited with code {code}{suffix}\n')
+            self.commands.stop(runtime, container)
+            if not container.commanded:
+                suffix = f" ({reason})" if reason == OOM_KILLED else ""
+                self._log(runtime, container,
+                          f'fakeapi: container "{container.name}" exited with code {code}{suffix}\n')
             self.client.api.pod_logs.end(runtime.key[0], runtime.key[1], container.name)
 
     def _after_exit(self, runtime: PodRuntime, container: Container, restart: bool, since: float | None) -> None:
+        """A container exited: its status shows it terminated first, then (a step later) it is restarted or
+        held in back-off, as the kubelet writes the exit before its next sync restarts the container."""
         if restart:
-            self._restart(runtime, container, since)
-        elif self._finished(runtime):
+            instance = container.container_id
+
+            def restart_later() -> None:
+                if container.container_id == instance and container.state == TERMINATED and not self.halted(runtime):
+                    self._restart(runtime, container, since)
+                    self.status.set(runtime)
+                    self.advance(runtime)
+
+            self.status.set(runtime)
+            self.timers.work.soon(("restart", runtime.uid, container.name, instance), restart_later)
+            return
+        if self._finished(runtime):
             self._finish(runtime)
         self.status.set(runtime)
         self.advance(runtime)
@@ -326,11 +368,14 @@ class ContainerRuntime:
     # ---- logs
 
     def _log_start(self, runtime: PodRuntime, container: Container) -> None:
-        """A new instance's log: its start line, then the lines the pod asks it to write."""
+        """A new instance's log: a start line (unless the pod gives the lines it writes, or its command
+        runs and writes its own), then the lines the pod asks it to write."""
         namespace, name = runtime.key
         self.client.api.pod_logs.start(namespace, name, container.name, container.container_id)
-        lines = [f'fakeapi: started container "{container.name}" (image "{container.image}")',
-                 *container.behaviour.log_lines]
+        if container.commanded:
+            return
+        lines = list(container.behaviour.log_lines) or [
+            f'fakeapi: started container "{container.name}" (image "{container.image}")']
         self._log(runtime, container, "".join(line + "\n" for line in lines))
 
     def _log(self, runtime: PodRuntime, container: Container, text: str) -> None:

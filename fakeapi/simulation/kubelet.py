@@ -4,10 +4,14 @@ A pod bound to a simulated node is admitted as the kubelet's admission does (adm
 does not fit is rejected (phase Failed, `OutOfcpu`, `OutOfmemory`, `OutOfpods`, `NodeAffinity`...), its
 status written without `qosClass` as kubelets before v1.32 wrote it; the server keeps the class.
 
-An admitted pod gets a sandbox with an address from the node's pod CIDR, and its containers run as
-containers.py says (init containers, pulls, starts, probes, exits, restarts); its status goes out through
-the status manager. `fakeapi.dev/` annotations the kubelet cannot read are reported in `InvalidAnnotation`
-events when it admits the pod.
+An admitted pod's volumes are mounted first: while a ConfigMap or Secret one needs (not optional) is
+missing, it waits without a sandbox (ContainerCreating, `FailedMount` events: `MountVolume.SetUp failed for
+volume "config" : configmap "app" not found`), tried again with the volume manager's back-off (0.5 s
+doubling to 2m2s) and at once when a ConfigMap or Secret of its namespace changes; every 2m3s of waiting
+the pod worker gives up once more (`Unable to attach or mount volumes: ...`). Then it gets a sandbox with an
+address from the node's pod CIDR, and its containers run as containers.py says (init containers, pulls,
+starts, probes, exits, restarts); its status goes out through the status manager. `fakeapi.dev/`
+annotations the kubelet cannot read are reported in `InvalidAnnotation` events when it admits the pod.
 
 A pod being deleted has its containers stopped (`Killing`, Ready False): they exit 0 a second later,
 or with 137 when the grace period ends first; the kubelet writes the terminal status (Succeeded or
@@ -17,12 +21,17 @@ kubelet is stopped (`fail()`), nothing moves for its pods; it picks up where it 
 
 from __future__ import annotations
 
+import functools
+
 from fakeapi.machinery.clock import Clock, parse_rfc3339, rfc3339
 from fakeapi.machinery.types import JSON
+from fakeapi.processes.containers import Containers
+from fakeapi.processes.volumes import mount_problems
 from fakeapi.simulation import admission, behaviour, podstatus
 from fakeapi.simulation.behaviour import NORMAL
 from fakeapi.simulation.client import Client
-from fakeapi.simulation.containers import DEFAULT_GRACE_SECONDS, STOP_SECONDS, ContainerRuntime
+from fakeapi.simulation.commands import Commands
+from fakeapi.simulation.containers import CONFIG_ERROR, DEFAULT_GRACE_SECONDS, STOP_SECONDS, ContainerRuntime
 from fakeapi.simulation.events import pod_reference
 from fakeapi.simulation.nodes import NodeAgents, NodeKubelet
 from fakeapi.simulation.podaddresses import PodAddresses
@@ -43,10 +52,13 @@ from fakeapi.simulation.view import ClusterView, PodInfo, PodKey
 from fakeapi.simulation.work import Work
 
 LOST = ("ContainerStatusUnknown", "The container could not be located when the pod was terminated")
+MOUNT_RETRY_FIRST, MOUNT_RETRY_MAX = 0.5, 122.0  # the volume manager's back-off between mount attempts
+MOUNT_TIMEOUT = 123.0  # how long the pod worker waits for volumes before it reports them unmounted
 
 
 class Kubelet:
-    def __init__(self, client: Client, work: Work, view: ClusterView, agents: NodeAgents) -> None:
+    def __init__(self, client: Client, work: Work, view: ClusterView, agents: NodeAgents,
+                 containers: Containers) -> None:
         self.client = client
         self.work = work
         self.view = view
@@ -58,7 +70,8 @@ class Kubelet:
         self.addresses = PodAddresses(view)
         self.timers = PodTimers(work)
         self.status = StatusManager(client, work, self._stopped, self._settled)
-        self.containers = ContainerRuntime(client, agents, self.timers, self.status, self._sandbox_gone)
+        commands = Commands(containers, client, self.timers, work)
+        self.containers = ContainerRuntime(client, agents, self.timers, self.status, commands, self._sandbox_gone)
 
     @property
     def clock(self) -> Clock:
@@ -120,10 +133,14 @@ class Kubelet:
                 return
             else:
                 runtime = self._track(info, pod, node)
-                self._sandbox(runtime, pod)
                 self._report_annotations(pod, node)
+                runtime.mounting = True
+                runtime.mount_waiting_since = self.clock.monotonic()
         if info.deleting:
             self._terminate(runtime, pod)
+            return
+        if runtime.mounting and not self._mount(runtime, pod, node):
+            self.status.set(runtime)
             return
         if not runtime.done:
             self.status.set(runtime)
@@ -153,6 +170,40 @@ class Kubelet:
         self.pods[info.key] = runtime
         self._on_node.setdefault(node.name, set()).add(info.key)
         return runtime
+
+    def _mount(self, runtime: PodRuntime, pod: JSON, node: NodeKubelet) -> bool:
+        """Mount the pod's volumes and make its sandbox; False while a source is missing (tried again)."""
+        problems = mount_problems(pod, self.client.api.find)
+        if not problems:
+            runtime.mounting = False
+            self._sandbox(runtime, pod)
+            return True
+        ref = pod_reference(pod)
+        for volume, message in problems:
+            node.events.warning(ref, "FailedMount", f'MountVolume.SetUp failed for volume "{volume}" : {message}')
+        now = self.clock.monotonic()
+        if now - runtime.mount_waiting_since >= MOUNT_TIMEOUT:
+            names = " ".join(sorted(volume for volume, _message in problems))
+            node.events.warning(ref, "FailedMount", f"Unable to attach or mount volumes: unmounted volumes=[{names}], "
+                                                    "unattached volumes=[], failed to process volumes=[]: "
+                                                    "context deadline exceeded")
+            runtime.mount_waiting_since = now
+        runtime.mount_retry = min(max(runtime.mount_retry * 2, MOUNT_RETRY_FIRST), MOUNT_RETRY_MAX)
+        key = runtime.key
+        self.timers.later(runtime, runtime.mount_retry, lambda: self._sync_soon(key))
+        return False
+
+    def references_changed(self, namespace: str) -> None:
+        """A ConfigMap or Secret of `namespace` changed: the pods waiting for one try again now."""
+        for key, runtime in self.pods.items():
+            if key[0] != namespace or runtime.done:
+                continue
+            if runtime.mounting:
+                self._sync_soon(key)
+            for container in runtime.containers:
+                if container.held is not None and container.held[0] == CONFIG_ERROR:
+                    self.work.soon(("config", runtime.uid, container.name),
+                                   functools.partial(self.containers.retry_config, runtime, container))
 
     def _sandbox(self, runtime: PodRuntime, pod: JSON) -> None:
         """The pod sandbox: its network namespace and address (the node's, for hostNetwork pods)."""

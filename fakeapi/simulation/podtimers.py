@@ -15,11 +15,11 @@ class PodTimers:
         self.work = work
         self._pending: dict[str, set[Hashable]] = {}  # pod uid -> the Work keys of its steps not yet run
 
-    def later(self, runtime: PodRuntime, seconds: float, step: Callable[[], None]) -> None:
-        """Run `step` once `seconds` have passed (at once for 0 or less)."""
+    def later(self, runtime: PodRuntime, seconds: float, step: Callable[[], None]) -> Callable[[], None]:
+        """Run `step` once `seconds` have passed (at once for 0 or less); what is returned cancels it."""
         if seconds <= 0:
             step()
-            return
+            return _nothing
         uid = runtime.uid
         holder: list[Hashable] = []
 
@@ -40,6 +40,16 @@ class PodTimers:
         holder.append(key)
         self._pending.setdefault(uid, set()).add(key)
 
+        def cancel() -> None:
+            timers = self._pending.get(uid)
+            if timers is not None and key in timers:
+                timers.discard(key)
+                if not timers:
+                    del self._pending[uid]
+            self.work.cancel(key)
+
+        return cancel
+
     def waiting(self, runtime: PodRuntime) -> bool:
         """Whether the pod waits for anything."""
         return runtime.uid in self._pending
@@ -51,3 +61,7 @@ class PodTimers:
     def clear(self) -> None:
         """Forget every timer (the steps are dropped with the simulation's work)."""
         self._pending.clear()
+
+
+def _nothing() -> None:
+    pass

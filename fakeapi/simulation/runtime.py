@@ -46,6 +46,7 @@ class Container:
     started: bool = False
     restart_count: int = 0  # the attempt number of its newest instance
     behaviour: Behaviour = NORMAL  # what the pod's annotations ask of it (read at each start)
+    commanded: bool = False  # its newest instance runs its own command in the built-in shell
 
     @property
     def ran(self) -> bool:
@@ -70,6 +71,9 @@ class PodRuntime:
     start_time: str = ""
     sandbox_ready: bool = False
     gated: bool = False  # it has readiness gates (conditions other clients write decide its readiness)
+    mounting: bool = False  # its volumes cannot be mounted yet (a ConfigMap or Secret is missing): no sandbox
+    mount_retry: float = 0.0  # seconds until the next try to mount them
+    mount_waiting_since: float = 0.0  # when it began to wait, on the clock's monotonic scale
     terminating: bool = False  # its containers are being stopped
     done: bool = False  # its containers stopped for good: the pod is terminal (Succeeded or Failed)
     restarts: Backoff | None = None  # restarts (by container name) and image pulls, once there are some

@@ -13,17 +13,20 @@ from fakeapi.cluster import Api
 from fakeapi.config import SimulationConfig
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestlog import RequestLog
+from fakeapi.processes.containers import Containers
 
 if TYPE_CHECKING:
     from fakeapi.simulation.components import Components
 
 
 class Simulation:
-    def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig) -> None:
+    def __init__(self, api: Api, requests: RequestLog, faults: Faults, config: SimulationConfig,
+                 containers: Containers) -> None:
         self.api = api
         self.requests = requests
         self.faults = faults
         self.config = config
+        self.containers = containers  # what runs inside the containers: their commands, exec, files
         self.components: Components | None = None  # made at the first start that simulates
         self._serving = False  # the server is up (between its startup and cleanup)
 
@@ -41,7 +44,7 @@ class Simulation:
         if self.components is None:
             from fakeapi.simulation.components import Components  # (see the module's docstring)
 
-            self.components = Components(self.api, self.requests, self.faults, self.config)
+            self.components = Components(self.api, self.requests, self.faults, self.config, self.containers)
         self.components.start(fresh)
 
     def stop(self) -> None:

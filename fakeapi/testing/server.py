@@ -28,13 +28,15 @@ from fakeapi.config import (
 from fakeapi.http import control
 from fakeapi.http.access import answered_hosts
 from fakeapi.http.faults import FaultRule, FiredFault
-from fakeapi.http.keys import api_key, faults_key, request_log_key, watch_hub_key
+from fakeapi.http.keys import api_key, containers_key, faults_key, request_log_key, watch_hub_key
 from fakeapi.http.requestlog import RecordedRequest
 from fakeapi.kubeconfig import ADMIN, Credentials, credentials_for, write_kubeconfig
 from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import UserInfo
+from fakeapi.processes.handlers import ExecRule, Handler
+from fakeapi.processes.ports import PortRule, Target
 from fakeapi.simulation import simulation_key
 from fakeapi.simulation.controllers.names import parse as parse_controllers
 from fakeapi.tls import ServerTLS, self_signed
@@ -368,6 +370,27 @@ class FakeAPIServer:
     def node(self, name: str) -> SimulatedNode:
         """A simulated node, to make it fail and recover."""
         return SimulatedNode(self, name)
+
+    # ---- what runs in containers
+
+    def on_exec(self, handler: Handler, *, namespace: str = "*", pod: str = "*", container: str = "*",
+                command: str = "*") -> ExecRule:
+        """Answer the execs that match (glob patterns; the command as its words joined by spaces) with
+        `handler`: a function (run in a worker thread) or a coroutine function (run on the server's loop)
+        taking an `ExecCall` and returning the exit code. Handlers come before scripts and the built-in
+        shell; the first registered that matches answers. `remove()` drops it again."""
+        return self._call(lambda: self.app[containers_key].add_exec_handler(handler, namespace, pod, container,
+                                                                            command))
+
+    def on_port(self, target: Target, *, namespace: str = "*", pod: str = "*", port: int | None = None) -> PortRule:
+        """Where port-forwarded connections to the matching pods' `port` (every port if None) go: a coroutine
+        function taking asyncio's `(reader, writer)`, an aiohttp `web.Application`, or an address
+        `"host:port"`. Before the pod's `fakeapi.dev/port-forward` annotation; without either the
+        connection is refused."""
+        return self._call(lambda: self.app[containers_key].add_port_target(target, namespace, pod, port))
+
+    def remove_handler(self, rule: ExecRule | PortRule) -> None:
+        self._call(lambda: self.app[containers_key].remove(rule.id))
 
     def set_log(self, namespace: str, pod: str, container: str, text: str, previous: bool = False) -> None:
         """Set the text `GET .../pods/{pod}/log?container=...` answers (`previous`: the container's previous

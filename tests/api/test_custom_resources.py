@@ -206,17 +206,6 @@ async def test_several_versions_serve_the_same_objects(client: Any) -> None:
     assert group["preferredVersion"]["version"] == "v2" and [v["version"] for v in group["versions"]] == ["v2", "v1"]
 
 
-async def test_webhook_conversion_answers_a_clear_error_without_a_webhook(client: Any) -> None:
-    v1 = crd()["spec"]["versions"][0]
-    v2 = {**copy.deepcopy(v1), "name": "v2", "storage": False}
-    webhook = {"strategy": "Webhook", "webhook": {"conversionReviewVersions": ["v1"],
-                                                  "clientConfig": {"url": "https://127.0.0.1:1/convert"}}}
-    await install(client, crd([v1, v2], conversion=webhook))
-    await ok(await client.post(CRONTABS, json=crontab("w")), 201)
-    status = await ok(await client.get(f"/apis/{GROUP}/v2/namespaces/default/crontabs/w"), 503)
-    assert "conversion webhook" in status["message"]
-
-
 @pytest.mark.parametrize(("change", "message"), [
     (lambda c: c["spec"].update(group="nodots"),
      "spec.group: Invalid value: \"nodots\": should be a domain with at least one dot"),

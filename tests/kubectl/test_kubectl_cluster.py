@@ -38,7 +38,7 @@ def test_a_crash_looping_pod_shows_crash_loop_back_off_and_its_previous_log(clus
     row = kubectl.ok("get", "pod", "crash", "--no-headers").split()
     assert row[:4] == ["crash", "0/1", "CrashLoopBackOff", "1"], row
     assert kubectl.ok("logs", "crash", "--previous") == (
-        'fakeapi: started container "crash" (image "nginx")\nconnecting to db\n'
+        'connecting to db\n'
         'fakeapi: container "crash" exited with code 1\n')
     described = " ".join(kubectl.ok("describe", "pod", "crash").split())
     assert "State: Waiting Reason: CrashLoopBackOff" in described, described

@@ -36,3 +36,29 @@ def test_apply_a_crd_then_its_custom_resources_and_read_them_as_on_a_cluster(kub
     gone = kubectl("get", "ct")
     # kubectl's discovery cache still knows the kind: the list is a 404, as right after a delete on a cluster
     assert gone.rc == 1 and 'Unable to list "stable.example.com/v1, Resource=crontabs"' in gone.err
+
+
+def test_explain_shows_embedded_resources_and_cel_errors_as_a_cluster_does(kubectl: Kubectl) -> None:
+    template = {"type": "object", "x-kubernetes-embedded-resource": True,
+                "x-kubernetes-preserve-unknown-fields": True}
+    spec = {"type": "object", "properties": {"template": template, "size": {"type": "integer"}},
+            "x-kubernetes-validations": [{"rule": "self.sizes > 0"}]}
+    body = crd()
+    body["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"] = spec
+    body["spec"]["versions"][0].pop("additionalPrinterColumns")
+    body["spec"]["versions"][0].pop("selectableFields")
+    body["spec"]["versions"][0]["subresources"].pop("scale")
+    refused = kubectl("apply", "-f", kubectl.write("crd.yaml", yaml.safe_dump(body)))
+    assert refused.rc == 1, refused
+    assert "compilation failed: ERROR: <input>:1:5: undefined field 'sizes'" in refused.err
+    spec["x-kubernetes-validations"] = [{"rule": "self.size > 0"}]
+    kubectl.ok("apply", "-f", kubectl.write("crd.yaml", yaml.safe_dump(body)))
+    explained = " ".join(kubectl.ok("explain", "crontab.spec.template").split())
+    assert "FIELD: template <Object>" in explained
+    assert ("apiVersion <string> -required- apiVersion defines the versioned schema of this representation of an "
+            "object. More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"
+            "#resources") in explained
+    assert ("kind <string> -required- kind is a string value representing the type of this object. In CamelCase. "
+            "More info: https://git.k8s.io/community/contributors/devel/sig-architecture/api-conventions.md"
+            "#types-kinds") in explained
+    assert "metadata <ObjectMeta> Standard object's metadata." in explained

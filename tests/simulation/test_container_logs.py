@@ -1,4 +1,5 @@
-"""The logs of simulated containers: each instance's start and exit lines and the lines the pod asks for,
+"""The logs of simulated containers: each instance's start line (unless the pod gives its lines), exit line
+and the lines the pod asks for,
 the previous instance after a restart, timestamps on the server clock, follow streams that end with the
 instance, and the kubelet's answers for containers with no log yet."""
 
@@ -16,7 +17,6 @@ from tests import builders
 
 LINES = {"fakeapi.dev/log-lines": "connecting to db\ndb is gone", "fakeapi.dev/exit-after": "2s",
          "fakeapi.dev/exit-code": "1"}
-STARTED = 'fakeapi: started container "web" (image "nginx:1.27")\n'
 
 
 def log(core: Any, name: str, **options: Any) -> str:
@@ -29,15 +29,15 @@ def refusal(core: Any, name: str, **options: Any) -> tuple[int, str]:
     return caught.value.status, json.loads(caught.value.body)["message"]
 
 
-def test_each_instance_logs_its_start_its_lines_and_its_exit(cluster: FakeAPIServer, core: Any) -> None:
+def test_each_instance_logs_the_lines_the_pod_asks_for_and_its_exit(cluster: FakeAPIServer, core: Any) -> None:
     core.create_namespaced_pod("default", builders.pod("app", annotations=LINES))
     cluster.clock.advance(1)
-    assert log(core, "app") == STARTED + "connecting to db\ndb is gone\n"
+    assert log(core, "app") == "connecting to db\ndb is gone\n"
     assert refusal(core, "app", previous=True) == (400, 'previous terminated container "web" in pod "app" not found')
     cluster.clock.advance(2)  # exited 1, restarted at once
-    first = STARTED + "connecting to db\ndb is gone\n" + 'fakeapi: container "web" exited with code 1\n'
+    first = "connecting to db\ndb is gone\n" + 'fakeapi: container "web" exited with code 1\n'
     assert log(core, "app", previous=True) == first
-    assert log(core, "app") == STARTED + "connecting to db\ndb is gone\n"
+    assert log(core, "app") == "connecting to db\ndb is gone\n"
     cluster.clock.advance(2)  # exited again: CrashLoopBackOff, and the log is the instance that exited
     assert log(core, "app") == first
     assert log(core, "app", previous=True) == first
@@ -67,7 +67,7 @@ def test_following_a_log_ends_when_the_instance_exits(cluster: FakeAPIServer, co
     cluster.clock.advance(2)
     reader.join(10)
     assert not reader.is_alive()  # the stream ended by itself
-    assert b"".join(received).decode() == STARTED + "connecting to db\ndb is gone\n" + (
+    assert b"".join(received).decode() == "connecting to db\ndb is gone\n" + (
         'fakeapi: container "web" exited with code 1\n')
 
 

@@ -62,7 +62,7 @@ def test_values_that_do_not_parse_are_left_out_and_reported() -> None:
     assert problems(annotations, ["web"]) == [
         'fakeapi.dev/exit-after: "soon" is not a duration (such as "5s", "1m30s" or "90")',
         "fakeapi.dev/exit-afterr is not an annotation fakeapi knows (it knows exit-after, exit-code, crash-loop, "
-        "oom-after, image-pull, never-ready, liveness-fails-after, log-lines)",
+        "oom-after, image-pull, never-ready, liveness-fails-after, log-lines, exec, port-forward)",
         'fakeapi.dev/exit-code: "300" is not an exit code (0 to 255)',
         "fakeapi.dev/exit-code.wbe names no container of this pod",
         'fakeapi.dev/image-pull: "maybe" is not "fail", "never" or a duration',

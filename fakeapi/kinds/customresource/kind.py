@@ -3,10 +3,11 @@ version (another version's objects are the same objects, their apiVersion rewrit
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
 
+from fakeapi.kinds.customresource.conversion import WebhookConversion
 from fakeapi.kinds.customresource.decoder import CustomResourceDecoder
 from fakeapi.kinds.customresource.definition import (
     Names,
@@ -26,11 +27,20 @@ from fakeapi.kinds.customresource.strategy import (
     ScalePaths,
 )
 from fakeapi.kinds.customresource.table import custom_resource_printer
-from fakeapi.kinds.kind import SCALE_SUBRESOURCE, STATUS_VERBS, Kind, ResourceInfo, Scale, SubresourceInfo
+from fakeapi.kinds.kind import (
+    SCALE_SUBRESOURCE,
+    STATUS_VERBS,
+    Conversion,
+    Kind,
+    ResourceInfo,
+    Scale,
+    SubresourceInfo,
+)
 from fakeapi.kinds.strategy import Strategy
 from fakeapi.machinery.decode import BodyDecoder
-from fakeapi.machinery.errors import ServiceUnavailable
+from fakeapi.machinery.jsonschema.defaulting import apply_defaults, has_defaults, prune_nulls
 from fakeapi.machinery.jsonschema.schema import Schema, compile_schema
+from fakeapi.machinery.jsonvalues import copy_json
 from fakeapi.machinery.schema.compiled import CompiledSchema
 from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.machinery.schema.definitions import compile_schema as compile_structural
@@ -56,33 +66,36 @@ class VersionConversion:
 
 
 @dataclass(frozen=True)
-class WebhookConversion:
-    """`conversion: Webhook`: fakeapi calls no conversion webhook yet, so another version's objects cannot be
-    read or written (the storage version's can)."""
+class DefaultedOnRead:
+    """A version whose schema has defaults: objects read from storage get them (upstream's storage codec
+    defaults what it decodes), so a default added to the schema shows on objects stored before it."""
 
-    served: str
-    stored: str
-
-    def _refuse(self) -> ServiceUnavailable:
-        return ServiceUnavailable(f"conversion webhook for {self.stored} is not supported by fakeapi: objects "
-                                  f"stored as {self.stored} cannot be served as {self.served}; use the "
-                                  "storage version, or `conversion: None`")
+    schema: Schema
+    inner: Conversion | None = None
 
     def to_stored(self, obj: JSON) -> JSON:
-        raise self._refuse()
+        return obj if self.inner is None else self.inner.to_stored(obj)
 
     def from_stored(self, obj: JSON) -> JSON:
-        raise self._refuse()
+        obj = copy_json(obj)
+        if self.inner is not None:
+            obj = self.inner.from_stored(obj)
+        apply_defaults(obj, self.schema)
+        prune_nulls(obj, self.schema)
+        return obj
 
 
-def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> list[Kind]:
+def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None,
+                          webhook_addresses: Mapping[str, str] | None = None) -> list[Kind]:
     """A Kind for each served version of an accepted CRD (its status.acceptedNames)."""
     spec: JSON = crd.get("spec") or {}
     names = Names.of((crd.get("status") or {}).get("acceptedNames"))
     group = str(spec.get("group") or "")
     namespaced = spec.get("scope") == "Namespaced"
     stored = storage_version(crd)
-    webhook = ((spec.get("conversion") or {}).get("strategy")) == "Webhook"
+    conversion_spec: JSON = spec.get("conversion") or {}
+    webhook: JSON | None = (conversion_spec.get("webhook") or {}) if conversion_spec.get("strategy") == "Webhook" \
+        else None
     kinds = []
     for version in versions(crd):
         if not version.get("served"):
@@ -109,11 +122,19 @@ def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> 
         info = ResourceInfo(names.plural, names.kind, namespaced=namespaced, singular=names.singular, group=group,
                             version=name, short_names=names.short_names, categories=names.categories,
                             subresources=tuple(sub_infos), returns_deleted_object=False, definition=definition)
-        conversion = None
+        conversion: Conversion | None = None
         stored_as = ""
         if name != stored:
             stored_as = f"{names.plural}.{group}"
-            conversion = (WebhookConversion if webhook else VersionConversion)(f"{group}/{name}", f"{group}/{stored}")
+            if webhook is not None:
+                conversion = WebhookConversion(f"{group}/{name}", f"{group}/{stored}", names.kind,
+                                               webhook.get("clientConfig") or {},
+                                               tuple(webhook.get("conversionReviewVersions") or ()),
+                                               webhook_addresses or {})
+            else:
+                conversion = VersionConversion(f"{group}/{name}", f"{group}/{stored}")
+        if schema is not None and has_defaults(schema) and not isinstance(conversion, WebhookConversion):
+            conversion = DefaultedOnRead(schema, conversion)
         columns = version.get("additionalPrinterColumns")
         selectable = [str(field.get("jsonPath") or "") for field in version.get("selectableFields") or ()
                       if isinstance(field, dict)]
@@ -129,7 +150,7 @@ def custom_resource_kinds(crd: JSON, rules_for: RulesCompiler | None = None) -> 
             own_schema=_compiled(raw_schema),
             body_decoder=partial(_decoder, schema),
             published=published_definitions(definition, group, name, names.kind, names.list_kind, names.plural,
-                                             raw_schema),
+                                             raw_schema, selectable, spec.get("preserveUnknownFields") is True),
             warnings=warnings,
             strategic_merge_patch=False,
         ))

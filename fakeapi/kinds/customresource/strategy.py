@@ -23,6 +23,7 @@ from fakeapi.machinery.jsonschema.defaulting import apply_defaults, has_defaults
 from fakeapi.machinery.jsonschema.listtypes import validate_list_types
 from fakeapi.machinery.jsonschema.schema import Schema
 from fakeapi.machinery.jsonschema.validation import validate as validate_schema
+from fakeapi.machinery.jsonvalues import deep_equal
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
 from fakeapi.machinery.validation.objectmeta import validate_object_meta
@@ -120,7 +121,7 @@ class CustomResourceStrategy(Strategy):
         crt = self.crt
         errors: list[FieldError] = []
         if crt.schema is not None:
-            errors += ratcheted(validate_schema(crt.schema, new), new, old)
+            errors += ratcheted(validate_schema(crt.schema, new), new, old, crt.schema)
         errors += self._scale_spec(new) + self._scale_status(new)
         if crt.schema is not None:
             errors += validate_embedded(crt.schema, new)
@@ -197,7 +198,8 @@ class CustomResourceStatusStrategy(CustomResourceStrategy):
         errors: list[FieldError] = []
         status_schema = crt.schema.properties.get("status") if crt.schema is not None else None
         if "status" in new and status_schema is not None:
-            errors += ratcheted(validate_schema(status_schema, new["status"], "", "status"), new, old)
+            errors += ratcheted(validate_schema(status_schema, new["status"], "", "status"), new.get("status"),
+                                old.get("status", _MISSING), status_schema, "status")
         errors += self._scale_status(new)
         if crt.schema is not None:
             found = validate_list_types(crt.schema, new)
@@ -252,26 +254,66 @@ def _replicas(obj: JSON, path: str) -> list[FieldError]:
     return []
 
 
-def ratcheted(errors: list[FieldError], new: JSON, old: JSON) -> list[FieldError]:
-    """Validation ratcheting (CRDValidationRatcheting, on in v1.32): an error about a value the update left as
-    it was is not reported, so objects stored under an older schema can still be updated."""
-    return [error for error in errors if not _unchanged(error, new, old)]
+def ratcheted(errors: list[FieldError], new: Any, old: Any, schema: Schema, base: str = "") -> list[FieldError]:
+    """Validation ratcheting (CRDValidationRatcheting, on in v1.32): an error is not reported when the nearest
+    value on its path that can be matched with a stored one (through object keys and map-list keys; not
+    through items of other lists) is unchanged, so objects stored under an older schema can still be updated.
+    `base` is where `new` and `old` sit in the object (`status` for the status subresource)."""
+    return [error for error in errors if not _unchanged(error, new, old, schema, base)]
 
 
 _MISSING = object()
 
 
-def _unchanged(error: FieldError, new: JSON, old: JSON) -> bool:
+def _unchanged(error: FieldError, new: Any, old: Any, schema: Schema, base: str) -> bool:
     path = error.field
     if error.reason == fe.REQUIRED:
         path = path.rsplit(".", 1)[0] if "." in path else ""
     if path in ("", "<nil>"):
-        return False
-    steps = _steps(path)
-    if steps is None:
-        return False
-    before, after = _lookup(old, steps), _lookup(new, steps)
-    return before is not _MISSING and before == after
+        steps: list[str | int] = []
+    else:
+        found = _steps(path)
+        if found is None:
+            return False
+        steps = found
+    if base:
+        if steps[:1] != [base]:
+            return False
+        steps = steps[1:]
+    nearest: tuple[Any, Any] = (new, old)
+    node: Schema | None = schema
+    for depth, step in enumerate(steps):
+        if node is None:
+            break
+        if isinstance(step, int):
+            if not isinstance(new, list) or step >= len(new):
+                break
+            item = new[step]
+            stored = _stored_item(node, item, old)
+            node, new, old = node.items, item, stored
+        else:
+            if not isinstance(new, dict) or step not in new:
+                break
+            stored = old.get(step, _MISSING) if isinstance(old, dict) else _MISSING
+            if not base and depth == 0 and step in ("apiVersion", "kind"):
+                stored = _MISSING
+            node, new, old = node.child(step), new[step], stored
+        if old is _MISSING:
+            break
+        nearest = (new, old)
+    return deep_equal(nearest[0], nearest[1])
+
+
+def _stored_item(schema: Schema, item: Any, old: Any) -> Any:
+    """The stored item an item of a map list is matched with (by its keys); none in other lists."""
+    if schema.list_type != "map" or not isinstance(old, list) or not isinstance(item, dict):
+        return _MISSING
+    keys = schema.list_map_keys
+    wanted = tuple(item.get(key) for key in keys)
+    for stored in old:
+        if isinstance(stored, dict) and tuple(stored.get(key) for key in keys) == wanted:
+            return stored
+    return _MISSING
 
 
 def _steps(path: str) -> list[str | int] | None:
@@ -287,17 +329,6 @@ def _steps(path: str) -> list[str | int] | None:
             steps.append(int(index))
             rest = rest.removeprefix("[")
     return steps
-
-
-def _lookup(value: Any, steps: list[str | int]) -> Any:
-    for step in steps:
-        if isinstance(step, int):
-            if not isinstance(value, list) or step >= len(value):
-                return _MISSING
-        elif not isinstance(value, dict) or step not in value:
-            return _MISSING
-        value = value[step]
-    return value
 
 
 def _finalizer_warnings(obj: JSON, old: JSON | None) -> list[str]:

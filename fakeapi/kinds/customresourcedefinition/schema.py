@@ -34,15 +34,58 @@ RuleCompiler = Callable[[JSON, str, "RuleContext"], list[FieldError]]
 """Compiles the CEL rules of one schema node (at a path), given what the node's place in the schema allows."""
 
 
+STATIC_ESTIMATED_COST_LIMIT = 10_000_000  # per expression
+STATIC_ESTIMATED_CRD_COST_LIMIT = 100_000_000  # the rules of a whole schema
+MAX_UINT64 = 2**64 - 1
+
+
+class TotalCost:
+    """The estimated cost of every rule of a schema, and the (at most 4) rules that weigh 1% of the limit or
+    more, most expensive first."""
+
+    def __init__(self) -> None:
+        self.total = 0
+        self.most_expensive: list[tuple[str, int]] = []
+
+    def observe(self, path: str, cost: int) -> None:
+        self.total = min(self.total + cost, MAX_UINT64)
+        if cost < STATIC_ESTIMATED_CRD_COST_LIMIT // 100:
+            return
+        self.most_expensive.append((path, cost))
+        self.most_expensive.sort(key=lambda entry: -entry[1])
+        del self.most_expensive[4:]
+
+
+def cost_error_message(name: str, cost: int, limit: int) -> str:
+    factor = cost / limit
+    if factor > 100.0:
+        shown = "more than 100x"
+    elif factor < 1.5:
+        shown = f"{factor:f}x"
+    else:
+        shown = f"{factor:.1f}x"
+    return f"{name} exceeds budget by factor of {shown} (try simplifying the rule, or adding maxItems, " \
+           "maxProperties, and maxLength where arrays, maps, and strings are declared)"
+
+
+def multiply(cost: int, cardinality: int) -> int:
+    return 0 if cost == 0 else min(cost * cardinality, MAX_UINT64)
+
+
 class RuleContext:
     """What the validation of a node's rules knows of where it sits."""
 
-    def __init__(self, uncorrelatable: str | None = None) -> None:
+    def __init__(self, uncorrelatable: str | None = None, cardinality: int | None = 1, root: bool = False,
+                 total: TotalCost | None = None, suppress_cost: bool = False) -> None:
         self.uncorrelatable = uncorrelatable  # the first ancestor whose items oldSelf cannot follow
+        self.cardinality = cardinality  # how many times the node can occur (maxItems... above it); None: unbounded
+        self.root = root
+        self.total = total if total is not None else TotalCost()
+        self.suppress_cost = suppress_cost  # an update that left this version's schema as it was
 
 
 def validate_version_schema(schema: JSON, status_enabled: bool, path: str,
-                            compile_rules: RuleCompiler | None = None) -> list[FieldError]:
+                            compile_rules: RuleCompiler | None = None, suppress_cost: bool = False) -> list[FieldError]:
     """The errors of `openAPIV3Schema` at `path` (`spec.validation` or `spec.versions[i].schema`)."""
     errors: list[FieldError] = []
     root = f"{path}.openAPIV3Schema"
@@ -73,28 +116,62 @@ def validate_version_schema(schema: JSON, status_enabled: bool, path: str,
         errors += validate_defaults(schema, root)
     schema_errors: list[FieldError] = []
     rule_errors: list[FieldError] = []
-    _openapi(schema, root, True, schema_errors, rule_errors, _Walk(True, "", False, None),
+    total = TotalCost()
+    _openapi(schema, root, True, schema_errors, rule_errors, _Walk(True, "", False, None, 1, total, suppress_cost),
              compile_rules if not errors else None)
-    return errors + schema_errors + rule_errors
+    errors += schema_errors + rule_errors
+    if compile_rules is not None and total.total > STATIC_ESTIMATED_CRD_COST_LIMIT:
+        errors += [fe.forbidden(expensive, "contributed to estimated rule cost total exceeding cost limit for entire "
+                                           "OpenAPIv3 schema") for expensive, _cost in total.most_expensive]
+        errors.append(fe.forbidden(root, cost_error_message(
+            "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema", total.total,
+            STATIC_ESTIMATED_CRD_COST_LIMIT)))
+    return errors
 
 
 class _Walk:
-    def __init__(self, allow_defaults: bool, reason: str, inside_meta: bool, uncorrelatable: str | None) -> None:
+    def __init__(self, allow_defaults: bool, reason: str, inside_meta: bool, uncorrelatable: str | None,
+                 cardinality: int | None, total: TotalCost, suppress_cost: bool) -> None:
         self.allow_defaults = allow_defaults
         self.reason = reason
         self.inside_meta = inside_meta
         self.uncorrelatable = uncorrelatable
+        self.cardinality = cardinality
+        self.total = total
+        self.suppress_cost = suppress_cost
+
+    def _with(self, **changes: Any) -> _Walk:
+        walk = _Walk(self.allow_defaults, self.reason, self.inside_meta, self.uncorrelatable, self.cardinality,
+                     self.total, self.suppress_cost)
+        walk.__dict__.update(changes)
+        return walk
 
     def forbid_defaults(self, reason: str) -> _Walk:
-        return _Walk(False, reason, self.inside_meta, self.uncorrelatable)
+        return self._with(allow_defaults=False, reason=reason)
 
     def in_meta(self) -> _Walk:
-        return _Walk(self.allow_defaults, self.reason, True, self.uncorrelatable)
+        return self._with(inside_meta=True)
 
     def uncorrelatable_at(self, path: str) -> _Walk:
         if self.uncorrelatable is not None:
             return self
-        return _Walk(self.allow_defaults, self.reason, self.inside_meta, path)
+        return self._with(uncorrelatable=path)
+
+    def times(self, elements: int | None) -> _Walk:
+        """Below a node that holds at most `elements` of its children (None: unbounded)."""
+        if self.cardinality is None or elements is None:
+            return self._with(cardinality=None)
+        return self._with(cardinality=min(self.cardinality * elements, MAX_UINT64))
+
+
+def _max_elements(s: JSON, child: str) -> int | None:
+    """How many of a node's children there can be: 1 for properties, maxProperties or maxItems (None: no
+    bound) for additionalProperties and items."""
+    bound = s.get("maxProperties") if child == "additionalProperties" else s.get("maxItems") if child == "items" \
+        else 1
+    if isinstance(bound, bool) or not isinstance(bound, int):
+        return None
+    return max(bound, 0)
 
 
 def _openapi(s: Any, path: str, is_root: bool, errors: list[FieldError], rule_errors: list[FieldError],
@@ -114,9 +191,10 @@ def _openapi(s: Any, path: str, is_root: bool, errors: list[FieldError], rule_er
                                        "additionalProperties and properties are mutual exclusive"))
         sub = walk.forbid_defaults("inside additionalProperties applying to object metadata") \
             if walk.inside_meta else walk
+        sub = sub.times(_max_elements(s, "additionalProperties"))
         _openapi(additional, f"{path}.additionalProperties", False, errors, rule_errors, sub, compile_rules)
     for name, prop in properties.items():
-        sub = walk
+        sub = walk.times(1 if s.get("type") != "array" else _max_elements(s, "items"))
         if s.get("x-kubernetes-map-type") == "atomic":
             sub = sub.uncorrelatable_at(path)
         if (is_root or s.get("x-kubernetes-embedded-resource") is True) and name in META_FIELDS:
@@ -130,6 +208,7 @@ def _openapi(s: Any, path: str, is_root: bool, errors: list[FieldError], rule_er
             _openapi(sub_schema, f"{path}.{combinator}[{index}]", False, errors, rule_errors, walk, None)
     if isinstance(s.get("items"), dict):
         sub = walk if s.get("x-kubernetes-list-type") == "map" else walk.uncorrelatable_at(path)
+        sub = sub.times(_max_elements(s, "items"))
         _openapi(s["items"], f"{path}.items", False, errors, rule_errors, sub, compile_rules)
     kind = s.get("type") or ""
     if s.get("x-kubernetes-preserve-unknown-fields") is False:
@@ -167,7 +246,8 @@ def _openapi(s: Any, path: str, is_root: bool, errors: list[FieldError], rule_er
     if isinstance(rules, list) and rules:
         errors += _rule_statics(s, rules, path)
         if len(errors) == start and compile_rules is not None:
-            rule_errors += compile_rules(s, path, RuleContext(walk.uncorrelatable))
+            rule_errors += compile_rules(s, path, RuleContext(walk.uncorrelatable, walk.cardinality, is_root,
+                                                              walk.total, walk.suppress_cost))
 
 
 def _type_must_be(path: str, kind: str, detail: str) -> FieldError:

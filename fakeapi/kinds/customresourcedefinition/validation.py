@@ -46,7 +46,7 @@ def validate_crd(crd: JSON, compile_rules: RuleCompiler | None = None) -> list[F
 def validate_crd_update(new: JSON, old: JSON, compile_rules: RuleCompiler | None = None) -> list[FieldError]:
     spec: JSON = new.get("spec") or {}
     old_spec: JSON = old.get("spec") or {}
-    errors = validate_spec(spec, compile_rules)
+    errors = validate_spec(spec, compile_rules, _unchanged_schemas(spec, old_spec))
     established = any(c.get("type") == "Established" and c.get("status") == "True"
                       for c in (old.get("status") or {}).get("conditions") or () if isinstance(c, dict))
     if established:
@@ -61,6 +61,17 @@ def validate_crd_update(new: JSON, old: JSON, compile_rules: RuleCompiler | None
     errors += _api_approval(new, old)
     errors += _preserve_unknown_fields(new, old)
     return errors
+
+
+def _unchanged_schemas(spec: JSON, old_spec: JSON) -> frozenset[str]:
+    """The versions whose schema an update left as it was: their rules' costs are not checked again (upstream's
+    suppressPerExpressionCost), so a CRD stored before a cost limit changed can still be updated."""
+    def schemas(of: JSON) -> dict[str, Any]:
+        return {str(version.get("name")): version.get("schema") for version in of.get("versions") or ()
+                if isinstance(version, dict)}
+    old_schemas = schemas(old_spec)
+    return frozenset(name for name, schema in schemas(spec).items()
+                     if name in old_schemas and old_schemas[name] == schema)
 
 
 def _immutable(new: Any, old: Any, path: str) -> list[FieldError]:
@@ -129,7 +140,8 @@ def _folded(versions: list[JSON], field: str, empty: Any) -> Any:
     return values[0] if all(value == values[0] for value in values) else None
 
 
-def validate_spec(spec: JSON, compile_rules: RuleCompiler | None) -> list[FieldError]:
+def validate_spec(spec: JSON, compile_rules: RuleCompiler | None,
+                  unchanged: frozenset[str] = frozenset()) -> list[FieldError]:
     errors: list[FieldError] = []
     group = spec.get("group") or ""
     if not group:
@@ -169,7 +181,7 @@ def validate_spec(spec: JSON, compile_rules: RuleCompiler | None) -> list[FieldE
         status = isinstance((version.get("subresources") or {}).get("status"), dict)
         schema = (version.get("schema") or {}).get("openAPIV3Schema")
         if folded_schema is None and isinstance(schema, dict):
-            errors += validate_version_schema(schema, status, f"{at}.schema", compile_rules)
+            errors += validate_version_schema(schema, status, f"{at}.schema", compile_rules, name in unchanged)
         if folded_subresources is None:
             errors += validate_subresources(version.get("subresources"), f"{at}.subresources")
         if folded_columns is None:
@@ -189,8 +201,9 @@ def validate_spec(spec: JSON, compile_rules: RuleCompiler | None) -> list[FieldE
             errors.append(fe.required(f"spec.names.{field}"))
     errors += validate_names(names_, "spec.names")
     if folded_schema is not None and isinstance(folded_schema.get("openAPIV3Schema"), dict):
+        first = str(versions[0].get("name") or "") if versions else ""
         errors += validate_version_schema(folded_schema["openAPIV3Schema"], any_status, "spec.validation",
-                                          compile_rules)
+                                          compile_rules, first in unchanged)
     if folded_subresources is not None:
         errors += validate_subresources(folded_subresources, "spec.subresources")
     if folded_columns is not None:

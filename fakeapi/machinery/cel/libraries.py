@@ -1,6 +1,11 @@
 """The Kubernetes CEL libraries (k8s.io/apiserver/pkg/cel/library) x-kubernetes-validations rules use: lists,
-regex, URLs, quantities, IP and CIDR, and the sets extension. Errors are upstream's texts. The lists library's
-`indexOf`/`lastIndexOf` are missing: the runtime's strings extension holds those names."""
+regex, URLs, quantities, IP and CIDR, format, and the sets extension. Errors are upstream's texts.
+
+Two things the runtime cannot declare as upstream does are declared under other names, which compilation
+substitutes (fakeapi.machinery.cel.rewrite): `indexOf`/`lastIndexOf`, whose string overloads belong to the
+strings extension (one function may not be declared twice), are `_idxOf_`/`_lastIdxOf_` with the string and
+the list overloads; and the format library's functions that return optionals (a value the runtime does not
+take from Python) return a zero value for "none", wrapped in `optional.ofNonZeroValue`."""
 
 from __future__ import annotations
 
@@ -14,13 +19,16 @@ from urllib.parse import parse_qs, quote, urlsplit
 from cel_expr_python import cel
 
 from fakeapi.machinery.cel.types import PACKAGE, make
+from fakeapi.machinery.jsonschema.formats import FORMAT_CHECKS
 from fakeapi.machinery.quantity import Quantity, add_quantities, format_quantity, parse, quantity_error
+from fakeapi.machinery.validation import names
 
 T = cel.Type
 QUANTITY = T(f"{PACKAGE}.Quantity")
 URL = T(f"{PACKAGE}.URL")
 IP = T(f"{PACKAGE}.IP")
 CIDR = T(f"{PACKAGE}.CIDR")
+FORMAT = T(f"{PACKAGE}.Format")
 DYN_LIST = T.List(T.DYN)
 STRING_LIST = T.List(T.STRING)
 
@@ -68,11 +76,64 @@ def _max(items: list[Any]) -> Any:
     return max(items)
 
 
+def _index_of(items: Any, wanted: Any, offset: int | None = None) -> int:
+    if isinstance(items, str):
+        return _string_index_of(items, wanted, 0 if offset is None else offset)
+    return next((index for index, item in enumerate(items) if _equal(item, wanted)), -1)
+
+
+def _last_index_of(items: Any, wanted: Any, offset: int | None = None) -> int:
+    if isinstance(items, str):
+        return _string_last_index_of(items, wanted, offset)
+    return next((index for index in range(len(items) - 1, -1, -1) if _equal(items[index], wanted)), -1)
+
+
+def _equal(a: Any, b: Any) -> bool:
+    return bool(a == b) and isinstance(a, bool) == isinstance(b, bool)
+
+
+def _string_index_of(text: str, sub: str, offset: int) -> int:
+    """The strings extension's indexOf, in code points."""
+    if not sub:
+        return offset
+    if offset < 0:
+        raise CelError(f"index out of range: {offset}")
+    if offset >= len(text):
+        return -1
+    return text.find(sub, offset)
+
+
+def _string_last_index_of(text: str, sub: str, offset: int | None) -> int:
+    if offset is None:
+        if not sub:
+            return len(text)
+        offset = len(text) - 1
+    if not sub:
+        return offset
+    if offset < 0:
+        raise CelError(f"index out of range: {offset}")
+    if offset >= len(text):
+        return -1
+    return text.rfind(sub, 0, offset + len(sub))
+
+
+# one overload per item type: the runtime matches no `dyn` argument of a function of Python's
+_ITEM_TYPES = (("string", T.STRING), ("int", T.INT), ("uint", T.UINT), ("double", T.DOUBLE), ("bool", T.BOOL),
+               ("bytes", T.BYTES), ("list", DYN_LIST), ("map", T.Map(T.DYN, T.DYN)))
+
 LISTS = [
     _fn("isSorted", _overload("list_is_sorted", T.BOOL, [DYN_LIST], True, _is_sorted)),
     _fn("sum", _overload("list_sum", T.DYN, [DYN_LIST], True, _sum)),
     _fn("min", _overload("list_min", T.DYN, [DYN_LIST], True, _min)),
     _fn("max", _overload("list_max", T.DYN, [DYN_LIST], True, _max)),
+    _fn("_idxOf_", _overload("string_index_of_string", T.INT, [T.STRING, T.STRING], True, _index_of),
+        _overload("string_index_of_string_int", T.INT, [T.STRING, T.STRING, T.INT], True, _index_of),
+        *(_overload(f"list_a_index_of_int_{name}", T.INT, [DYN_LIST, item], True, _index_of)
+          for name, item in _ITEM_TYPES)),
+    _fn("_lastIdxOf_", _overload("string_last_index_of_string", T.INT, [T.STRING, T.STRING], True, _last_index_of),
+        _overload("string_last_index_of_string_int", T.INT, [T.STRING, T.STRING, T.INT], True, _last_index_of),
+        *(_overload(f"list_a_last_index_of_int_{name}", T.INT, [DYN_LIST, item], True, _last_index_of)
+          for name, item in _ITEM_TYPES)),
 ]
 
 # ---- regex
@@ -338,4 +399,62 @@ SETS = [
                                      lambda a, b: any(item in b for item in a))),
 ]
 
-KUBERNETES_LIBRARIES = [*LISTS, *REGEX, *QUANTITIES, *URLS, *IPS, *SETS]
+# ---- format
+
+
+def _dns_label(prefix: bool) -> Callable[[str], list[str]]:
+    return lambda text: names.name_is_dns_label(text, prefix)
+
+
+def _dns_subdomain(prefix: bool) -> Callable[[str], list[str]]:
+    return lambda text: names.name_is_dns_subdomain(text, prefix)
+
+
+def _dns1035_label(prefix: bool) -> Callable[[str], list[str]]:
+    def check(text: str) -> list[str]:
+        if prefix:
+            text = text[:-1] + "a" if text.endswith("-") else text
+        return names.is_dns1035_label(text)
+    return check
+
+
+def _uri(text: str) -> list[str]:
+    parts = urlsplit(text)
+    if not text or (not parts.scheme and not text.startswith("/")) or " " in text:
+        return [f'parse "{text}": invalid URI for request']
+    return []
+
+
+def _strfmt(fmt: str, detail: str) -> Callable[[str], list[str]]:
+    check = FORMAT_CHECKS[fmt]
+    return lambda text: [] if check(text) else [detail]
+
+
+FORMATS: dict[str, Callable[[str], list[str]]] = {
+    "dns1123Label": _dns_label(False), "dns1123Subdomain": _dns_subdomain(False),
+    "dns1035Label": _dns1035_label(False), "qualifiedName": names.is_qualified_name,
+    "dns1123LabelPrefix": _dns_label(True), "dns1123SubdomainPrefix": _dns_subdomain(True),
+    "dns1035LabelPrefix": _dns1035_label(True), "labelValue": names.is_valid_label_value, "uri": _uri,
+    "uuid": _strfmt("uuid", "does not match the UUID format"), "byte": _strfmt("byte", "invalid base64"),
+    "date": _strfmt("date", "invalid date"), "datetime": _strfmt("datetime", "invalid datetime"),
+}
+
+
+def _format_validate(fmt: Any, text: str) -> list[str]:
+    """The errors of `text` in a format (none: the optional's none)."""
+    return FORMATS[fmt.text](text)
+
+
+def _format_named(name: str) -> Any:
+    """The named format, or the zero Format (the optional's none)."""
+    return make("Format", name if name in FORMATS else "")
+
+
+FORMAT_LIBRARY = [
+    _fn("_fmtval_", _overload("format-validate", STRING_LIST, [FORMAT, T.STRING], True, _format_validate)),
+    _fn("format._nmd_", _overload("format-named", FORMAT, [T.STRING], False, _format_named)),
+    *(_fn(f"format.{name}", _overload(f"format.{name}", FORMAT, [], False, lambda name=name: make("Format", name)))
+      for name in FORMATS),
+]
+
+KUBERNETES_LIBRARIES = [*LISTS, *REGEX, *QUANTITIES, *URLS, *IPS, *SETS, *FORMAT_LIBRARY]

@@ -1,4 +1,4 @@
-"""The Kubernetes CEL types (Quantity, URL, IP, CIDR) as protobuf messages, the one way cel-expr-python takes
+"""The Kubernetes CEL types (Quantity, URL, IP, CIDR, Format) as protobuf messages, the one way cel-expr-python takes
 values of a type of its own: each holds its canonical text, so equality is the types' equality."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from typing import Any
 from google.protobuf import descriptor_pb2, descriptor_pool, message_factory
 
 PACKAGE = "kubernetes"
-TYPE_NAMES = ("Quantity", "URL", "IP", "CIDR")
+TYPE_NAMES = ("Quantity", "URL", "IP", "CIDR", "Format")
 
 
 def _pool() -> descriptor_pool.DescriptorPool:
