@@ -155,6 +155,7 @@ class Components:
     def _on_event(self, event: Event) -> None:
         """Store listener: update the view, then let each component queue what the change calls for."""
         if event.key.resource in ("configmaps", "secrets"):
+            self.controllers.on_event(event, None)
             if self.config.runs_pods:
                 self.kubelet.references_changed(event.key.namespace)
             return
