@@ -101,6 +101,10 @@ def parser() -> argparse.ArgumentParser:
                             "defaults, with ephemeral-storage=100Gi); allocatable is the same")
     serve.add_argument("--node-labels", type=node_labels, default={}, metavar="K=V,...",
                        help="labels of the nodes registered at start, besides the kubelet's own")
+    serve.add_argument("--controllers", type=controllers, default=("*",), metavar="NAME,-NAME,*",
+                       help="the simulated cluster's kube-controller-manager controllers, as its flag: '*' "
+                            "enables those on by default, 'foo' enables foo, '-foo' disables foo (names such "
+                            "as deployment-controller, or the older deployment; default '*')")
     serve.add_argument("--max-requests-inflight", type=count, default=400, metavar="N",
                        help="reads handled at once; past it the answer is 429 with Retry-After, as upstream's; "
                             "watches and pod logs are not counted; 0 for no limit (default 400)")
@@ -248,6 +252,15 @@ def admission_plugins(text: str) -> frozenset[str]:
     return names
 
 
+def controllers(text: str) -> tuple[str, ...]:
+    from fakeapi.simulation.controllers.names import UnknownController, parse
+
+    try:
+        return parse(text)
+    except UnknownController as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def _pairs(text: str, what: str) -> dict[str, str]:
     pairs: dict[str, str] = {}
     for item in (item.strip() for item in text.split(",")):
@@ -347,7 +360,7 @@ def serve_command(args: argparse.Namespace) -> int:
 
     simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
                                   node_capacity={**DEFAULT_NODE_CAPACITY, **args.node_capacity},
-                                  node_labels=args.node_labels)
+                                  node_labels=args.node_labels, controllers=args.controllers)
     try:
         tokens = read_token_file(args.token_auth_file) if args.token_auth_file is not None else None
         tls = server_tls(args.host, args.tls_self_signed, args.tls_cert_file, args.tls_private_key_file,

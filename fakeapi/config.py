@@ -23,13 +23,15 @@ SIMULATION_MODES = ("cluster", "scheduler", "none")
 
 @dataclass(frozen=True)
 class SimulationConfig:
-    """The simulated cluster: `cluster` runs a scheduler, kubelets and the node controllers; `scheduler`
-    the same without starting pods (they are bound and stay Pending); `none` nothing."""
+    """The simulated cluster: `cluster` runs a scheduler, kubelets and kube-controller-manager's controllers;
+    `scheduler` the same without starting pods (they are bound and stay Pending); `none` nothing."""
 
     mode: str = "none"
     nodes: int = 1  # nodes registered at start, named node-1, node-2...
     node_capacity: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_NODE_CAPACITY))  # (= allocatable)
     node_labels: Mapping[str, str] = field(default_factory=dict)  # labels of the nodes registered at start
+    # kube-controller-manager's --controllers: `*` (those on by default), `name`, `-name`
+    controllers: tuple[str, ...] = ("*",)
 
     @property
     def enabled(self) -> bool:

@@ -213,6 +213,7 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
                                  "character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation "
                                  "is '(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"),
     ("--simulate", "kubelet", "invalid choice: 'kubelet' (choose from 'cluster', 'scheduler', 'none')"),
+    ("--controllers", "*,-deploymentcontroller", '"deploymentcontroller" is not in the list of known controllers'),
     ("--max-requests-inflight", "-1", "-1 is negative: give 0 or more"),
     ("--max-mutating-requests-inflight", "many", "'many' is not a whole number"),
     ("--request-timeout", "0", "0 is not a duration: give more than 0 seconds"),

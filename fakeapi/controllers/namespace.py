@@ -57,8 +57,10 @@ class NamespaceController:
         for registry in self.namespaced():
             for data in registry.list_all(name):
                 obj_name = orjson.loads(data)["metadata"]["name"]
+                # (upstream's deleter asks for background propagation: dependents go whatever their kind)
+                options = DeleteOptions(grace_period_seconds=0, propagation_policy="Background")
                 try:
-                    _obj, gone = registry.delete(name, obj_name, DeleteOptions(grace_period_seconds=0))
+                    _obj, gone = registry.delete(name, obj_name, options)
                 except NotFound:
                     continue
                 remaining += not gone

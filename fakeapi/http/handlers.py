@@ -137,9 +137,10 @@ async def delete(request: web.Request) -> web.Response:
     else:
         obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
     if gone and not registry.info.returns_deleted_object:
-        return json_response(success_status(registry.info.resource, registry.info.group, obj))
+        return json_response(success_status(registry.info.resource, registry.info.group, obj),
+                             warnings=options.warnings)
     accepted = not gone and options.orphan_dependents is False
-    return json_response(obj, status=202 if accepted else 200)
+    return json_response(obj, status=202 if accepted else 200, warnings=options.warnings)
 
 
 def _patch_types(registry: Registry | ScaleRegistry) -> tuple[str, ...]:

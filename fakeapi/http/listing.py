@@ -122,4 +122,5 @@ async def delete_collection(request: web.Request, registry: Registry, namespace:
             registry.delete(meta.get("namespace", ""), meta.get("name", ""), delete_options)
         except NotFound:
             pass  # deleted meanwhile: upstream ignores that too
-    return json_response(list_body(registry.info.list_kind, registry.info.api_version, page))
+    return json_response(list_body(registry.info.list_kind, registry.info.api_version, page),
+                         warnings=delete_options.warnings)

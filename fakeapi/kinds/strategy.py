@@ -13,12 +13,21 @@ from __future__ import annotations
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
 
+# upstream's rest.GarbageCollectionPolicy: what a delete that names no propagation policy does to dependents
+DELETE_DEPENDENTS = "DeleteDependents"  # the garbage collector deletes them in the background
+ORPHAN_DEPENDENTS = "OrphanDependents"  # they are orphaned (the `orphan` finalizer)
+UNSUPPORTED = "Unsupported"  # deletes of the kind never take a propagation finalizer
+
 
 class Strategy:
     # True when `validate` runs the kind's own ObjectMeta checks, with a name rule at least as strict as a
     # path segment's (upstream's ValidateObjectMeta with a DNS name): rest.BeforeCreate's generic pass,
     # which runs only when `validate` found nothing, then cannot find anything and is skipped
     validation_covers_object_meta = False
+    # upstream's DefaultGarbageCollectionPolicy for the kind's group version
+    garbage_collection_policy = DELETE_DEPENDENTS
+    # a Warning for deletes that name no propagation policy (upstream's batch/v1 Jobs, which orphan their pods)
+    delete_without_policy_warning = ""
 
     def for_server(self) -> Strategy:
         """The strategy one server's registry uses: this one, or a copy with memos of its own."""

@@ -21,6 +21,7 @@ from fakeapi.machinery.types import JSON, ObjectKey
 from fakeapi.registry.admission import CREATE, DELETE, UPDATE, Admission, Attributes
 from fakeapi.registry.decoding import decode_body
 from fakeapi.registry.options import DeleteOptions, WriteOptions
+from fakeapi.registry.propagation import deletion_finalizers
 from fakeapi.registry.rest import before_create, before_update, ensure_namespace, fill_system_fields, wipe_system_fields
 from fakeapi.storage.store import Store, encode
 
@@ -306,6 +307,8 @@ class Registry:
         return self.present(obj), gone
 
     def _delete(self, namespace: str, name: str, options: DeleteOptions) -> tuple[JSON, bool]:
+        """Upstream's Store.Delete: a graceful deletion or one that finalizers hold marks the object (its
+        deletionTimestamp); anything else removes it now."""
         key = self.key(namespace, name)
         old = self.find(namespace, name)
         if old is None:
@@ -313,16 +316,24 @@ class Registry:
         meta: JSON = old["metadata"]
         self._check_delete_preconditions(key, meta, options)
         self.admission.admit(Attributes(DELETE, self.info, "", key.namespace, name, None, old, options.dry_run))
+        strategy = self.kind.strategy
+        if (strategy.delete_without_policy_warning and options.propagation_policy is None
+                and options.orphan_dependents is None):
+            options.warnings.append(strategy.delete_without_policy_warning)
         grace = self.strategy.grace_period(old, options.grace_period_seconds)
-        finalizers = self._held(old)
+        finalizers = deletion_finalizers(strategy.garbage_collection_policy, meta.get("finalizers") or [], options)
         if meta.get("deletionTimestamp"):
-            return self._delete_pending(key, old, grace, options)
-        if grace is None and not finalizers:
+            if meta.get("deletionGracePeriodSeconds"):
+                return self._delete_pending(key, old, grace, finalizers, options)
+            return self._delete_held(key, old, finalizers, options)
+        new = copy_json(old)
+        new_meta: JSON = new["metadata"]
+        _set_finalizers(new_meta, finalizers)
+        held = self._held(new)
+        if grace is None and not held:
             if options.dry_run:
                 return old, True
             return orjson.loads(self.store.delete(key, meta["resourceVersion"])), True
-        new = copy_json(old)
-        new_meta: JSON = new["metadata"]
         seconds = grace or 0
         new_meta["deletionTimestamp"] = rfc3339(later(self.clock.now(), seconds))
         new_meta["deletionGracePeriodSeconds"] = seconds
@@ -330,15 +341,16 @@ class Registry:
             new_meta["generation"] += 1
         self.strategy.prepare_for_delete(new)
         if options.dry_run:
-            return new, seconds == 0 and not finalizers
+            return new, seconds == 0 and not held
         self.store.update(key, new, meta["resourceVersion"])
-        if seconds == 0 and not finalizers:
+        if seconds == 0 and not held:
             return orjson.loads(self.store.delete(key)), True
         return new, False
 
-    def _delete_pending(self, key: ObjectKey, old: JSON, grace: int | None,
+    def _delete_pending(self, key: ObjectKey, old: JSON, grace: int | None, finalizers: list[str],
                         options: DeleteOptions) -> tuple[JSON, bool]:
-        """A second delete while graceful deletion is pending: only a shorter grace period does anything."""
+        """A second delete while graceful deletion is pending: only a shorter grace period does anything
+        (and then the delete's propagation policy applies too)."""
         meta: JSON = old["metadata"]
         current = meta.get("deletionGracePeriodSeconds")
         if grace is None or current is None or grace >= current:
@@ -349,11 +361,30 @@ class Registry:
         stamp = min(later(now, grace), parse_rfc3339(meta["deletionTimestamp"]))
         new_meta["deletionTimestamp"] = rfc3339(max(stamp, now))
         new_meta["deletionGracePeriodSeconds"] = grace
-        gone = grace == 0 and not self._held(old)
+        _set_finalizers(new_meta, finalizers)
+        gone = grace == 0 and not self._held(new)
         if options.dry_run:
             return new, gone
         self.store.update(key, new, meta["resourceVersion"])
         if gone:
+            return orjson.loads(self.store.delete(key)), True
+        return new, False
+
+    def _delete_held(self, key: ObjectKey, old: JSON, finalizers: list[str],
+                     options: DeleteOptions) -> tuple[JSON, bool]:
+        """A delete of an object that finalizers hold (its grace period over): the delete's propagation
+        policy may still change the garbage collector's finalizers; with none left it goes now."""
+        meta: JSON = old["metadata"]
+        new = copy_json(old)
+        _set_finalizers(new["metadata"], finalizers)
+        held = self._held(new)
+        if new == old and held:
+            return old, False
+        if options.dry_run:
+            return new, not held
+        if new != old:
+            self.store.update(key, new, meta["resourceVersion"])
+        if not held:
             return orjson.loads(self.store.delete(key)), True
         return new, False
 
@@ -378,3 +409,10 @@ class Registry:
 
 def _version(obj: JSON) -> Any:
     return obj["metadata"].get("resourceVersion")
+
+
+def _set_finalizers(meta: JSON, finalizers: list[str]) -> None:
+    if finalizers:
+        meta["finalizers"] = finalizers
+    else:
+        meta.pop("finalizers", None)

@@ -79,6 +79,7 @@ class DeleteOptions:
     propagation_policy: str | None = None
     orphan_dependents: bool | None = None
     dry_run: bool = False
+    warnings: list[str] = field(default_factory=list)  # answered in Warning headers
 
     @classmethod
     def parse(cls, body: Any, query: Mapping[str, str]) -> DeleteOptions:

@@ -21,7 +21,7 @@ from fakeapi.http.faults import Faults
 from fakeapi.http.requestinfo import request_info
 from fakeapi.http.requestlog import RequestLog
 from fakeapi.machinery.errors import StatusError
-from fakeapi.machinery.patch import STRATEGIC_MERGE_PATCH, apply_strategic_merge_patch
+from fakeapi.machinery.patch import MERGE_PATCH, STRATEGIC_MERGE_PATCH, apply_merge_patch, apply_strategic_merge_patch
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import AUTHENTICATED_GROUP, UserInfo
 from fakeapi.registry.binding import bind_pod, decode_binding
@@ -77,7 +77,7 @@ class Client:
         self.faults = faults
         self.component = component
         self._headers = {content_type: _headers(component.user_agent, content_type)
-                         for content_type in (JSON_TYPE, STRATEGIC_MERGE_PATCH)}
+                         for content_type in (JSON_TYPE, STRATEGIC_MERGE_PATCH, MERGE_PATCH)}
         self._nodes: dict[str, Client] = {}
 
     def as_node(self, node: str) -> Client:
@@ -111,6 +111,13 @@ class Client:
         return self._send("PATCH", _path(registry, namespace, name, subresource), patch, STRATEGIC_MERGE_PATCH,
                           200, lambda: registry.patch(namespace, name, apply, patch, self._options()))
 
+    def merge_patch(self, resource: str, namespace: str, name: str, patch: JSON, subresource: str = "",
+                    group: str = "", version: str = "v1") -> JSON:
+        """A JSON merge PATCH of the object (or its subresource)."""
+        registry = self._registry(resource, subresource, group, version)
+        return self._send("PATCH", _path(registry, namespace, name, subresource), patch, MERGE_PATCH, 200,
+                          lambda: registry.patch(namespace, name, apply_merge_patch, patch, self._options()))
+
     def bind(self, namespace: str, name: str, uid: str, node: str) -> None:
         """POST pods/{name}/binding, as kube-scheduler's DefaultBinder."""
         registry = self.api.registry("pods")
@@ -121,14 +128,19 @@ class Client:
                    lambda: bind_pod(registry, namespace, name, decode_binding(body, self._options())))
 
     def delete(self, resource: str, namespace: str, name: str, grace_period: int | None = None,
-               uid: str | None = None) -> None:
-        registry = self.api.registry(resource)
+               uid: str | None = None, resource_version: str | None = None, propagation: str | None = None,
+               group: str = "", version: str = "v1") -> None:
+        registry = self.api.registry(resource, group, version)
         body: JSON = {"kind": "DeleteOptions", "apiVersion": "v1"}
         if grace_period is not None:
             body["gracePeriodSeconds"] = grace_period
-        if uid is not None:
-            body["preconditions"] = {"uid": uid}
-        options = DeleteOptions(grace_period_seconds=grace_period, uid=uid)
+        if uid is not None or resource_version is not None:
+            body["preconditions"] = {key: value for key, value in (("uid", uid), ("resourceVersion", resource_version))
+                                     if value is not None}
+        if propagation is not None:
+            body["propagationPolicy"] = propagation
+        options = DeleteOptions(grace_period_seconds=grace_period, uid=uid, resource_version=resource_version,
+                                propagation_policy=propagation)
         self._send("DELETE", _path(registry, namespace, name), body, JSON_TYPE, 200,
                    lambda: registry.delete(namespace, name, options))
 

@@ -18,6 +18,10 @@ from fakeapi.http.requestlog import RequestLog
 from fakeapi.machinery.errors import NotFound
 from fakeapi.processes.containers import Containers
 from fakeapi.simulation.client import SCHEDULER, Client, controller, kubelet
+from fakeapi.simulation.controllers import names as controller_names
+from fakeapi.simulation.controllers.context import Context
+from fakeapi.simulation.controllers.informers import Informers
+from fakeapi.simulation.controllers.manager import ControllerManager
 from fakeapi.simulation.events import EventNames
 from fakeapi.simulation.kubelet import Kubelet
 from fakeapi.simulation.nodelifecycle import NodeLifecycle
@@ -50,8 +54,16 @@ class Components:
         self.eviction = TaintEviction(Client(api, requests, faults, controller("taint-eviction-controller")), names,
                                       self.work, self.view)
         self.kubelet = Kubelet(kubelets, self.work, self.view, self.nodes, containers)
+        self._controller_context = (requests, faults, names)
+        self.controllers = self._controller_manager()
         self._running = False
         self._starting: set[str] = set()  # the nodes whose kubelets are starting
+
+    def _controller_manager(self) -> ControllerManager:
+        """kube-controller-manager with the controllers the settings enable, and informers of its own."""
+        requests, faults, names = self._controller_context
+        context = Context(self.api, requests, faults, names, self.work, Informers())
+        return ControllerManager(context, controller_names.enabled(self.config.controllers))
 
     # ---- running
 
@@ -73,6 +85,8 @@ class Components:
         for info in self.view.nodes.values():
             self.pod_cidrs.node_changed(None, info)
         self.lifecycle.start(record_registrations=fresh)
+        self.controllers = self._controller_manager()  # (the settings may have changed since)
+        self.controllers.start()
         existing = [info.name for info in self.view.nodes.values() if info.simulated]
         starts = {name: partial(self.nodes.adopt, name, fresh) for name in existing}
         for index in range(self.config.nodes if fresh else 0):
@@ -119,6 +133,7 @@ class Components:
         self.scheduler.stop()
         self.eviction.stop()
         self.kubelet.stop()
+        self.controllers.stop()
         self.containers.unreachable.clear()
         self.pod_cidrs.clear()
         self.view.clear()
@@ -140,10 +155,12 @@ class Components:
     def _on_event(self, event: Event) -> None:
         """Store listener: update the view, then let each component queue what the change calls for."""
         if event.key.resource in ("configmaps", "secrets"):
+            self.controllers.on_event(event, None)
             if self.config.runs_pods:
                 self.kubelet.references_changed(event.key.namespace)
             return
         change = self.view.apply(event)
+        self.controllers.on_event(event, change.obj if change is not None else None)
         if change is None:
             return
         resource = event.key.resource

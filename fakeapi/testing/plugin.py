@@ -27,7 +27,7 @@ if TYPE_CHECKING:
     from fakeapi.testing.server import FakeAPIServer
 
 SCOPES = ("function", "module", "session")
-CONFIG_OPTIONS = ("seed", "nodes", "simulate", "node_capacity", "node_labels")  # a reset applies these
+CONFIG_OPTIONS = ("seed", "nodes", "simulate", "node_capacity", "node_labels", "controllers")  # a reset applies these
 SERVER_OPTIONS = ("tls", "token", "user", "anonymous_auth")  # and not these
 _shared_options = pytest.StashKey[dict[str, Any]]()
 
@@ -43,7 +43,8 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fakeapi(seed=None, nodes=None, simulate=None, node_capacity=None, "
-                                       "node_labels=None, tls=False, token=None, user=None, anonymous_auth=None): "
+                                       "node_labels=None, controllers=None, tls=False, token=None, user=None, "
+                                       "anonymous_auth=None): "
                                        "options of the test's fakeapi server")
 
 
@@ -86,11 +87,11 @@ def _config(request: pytest.FixtureRequest) -> ServerConfig:
 
     options = _options(request)
     config = ServerConfig(seed=options.get("seed"))
-    if options.get("nodes") is not None or options.get("simulate") is not None:
+    if any(options.get(name) is not None for name in ("nodes", "simulate", "controllers")):
         from dataclasses import replace
 
         simulation = simulation_config(options.get("nodes"), options.get("simulate"), options.get("node_capacity"),
-                                       options.get("node_labels"))
+                                       options.get("node_labels"), options.get("controllers"))
         config = replace(config, simulation=simulation)
     return config
 

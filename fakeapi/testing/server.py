@@ -38,6 +38,7 @@ from fakeapi.machinery.users import UserInfo
 from fakeapi.processes.handlers import ExecRule, Handler
 from fakeapi.processes.ports import PortRule, Target
 from fakeapi.simulation import simulation_key
+from fakeapi.simulation.controllers.names import parse as parse_controllers
 from fakeapi.tls import ServerTLS, self_signed
 
 T = TypeVar("T")
@@ -56,8 +57,10 @@ class FakeAPIServer:
     clients such as the official `kubernetes` client). Every state method is safe to call from the
     caller's thread in both modes: in thread mode it runs on the server's loop and waits.
 
-    `nodes=N` runs a simulated cluster of N nodes (a scheduler, kubelets and the node controllers);
-    `simulate="scheduler"` binds pods without starting them. Without either, nothing runs pods.
+    `nodes=N` runs a simulated cluster of N nodes (a scheduler, kubelets and kube-controller-manager's
+    controllers); `simulate="scheduler"` binds pods without starting them; `controllers="*,-deployment"`
+    chooses the controllers as kube-controller-manager's flag does (every one on by default). Without any
+    of them, nothing runs pods.
 
     Authentication and TLS as `fakeapi serve` has them: `tls=True` serves https with a CA made for this
     server, `token` is a bearer token for `user` (default: kubernetes-admin in system:masters), and
@@ -71,15 +74,17 @@ class FakeAPIServer:
                  clock: Clock | None = None, host: str = "127.0.0.1", port: int = 0,
                  disable_admission_plugins: Iterable[str] = (), nodes: int | None = None,
                  simulate: str | None = None, node_capacity: Mapping[str, str] | None = None,
-                 node_labels: Mapping[str, str] | None = None, tls: bool = False, token: str | None = None,
+                 node_labels: Mapping[str, str] | None = None, controllers: str | Iterable[str] | None = None,
+                 tls: bool = False, token: str | None = None,
                  user: UserInfo = ADMIN, anonymous_auth: bool | None = None) -> None:
         config = config or ServerConfig()
         if seed is not None:
             config = replace(config, seed=seed)
         if disable_admission_plugins:
             config = replace(config, disabled_admission_plugins=frozenset(disable_admission_plugins))
-        if nodes is not None or simulate is not None:
-            config = replace(config, simulation=simulation_config(nodes, simulate, node_capacity, node_labels))
+        if nodes is not None or simulate is not None or controllers is not None:
+            config = replace(config, simulation=simulation_config(nodes, simulate, node_capacity, node_labels,
+                                                                  controllers))
         if config.allowed_hosts is None:  # loopback answers loopback names only, as `fakeapi serve` does
             config = replace(config, allowed_hosts=answered_hosts(host, None))
         self._tls: ServerTLS | None = self_signed(host) if tls else None
@@ -399,14 +404,23 @@ class FakeAPIServer:
 
 
 def simulation_config(nodes: int | None, simulate: str | None, node_capacity: Mapping[str, str] | None = None,
-                      node_labels: Mapping[str, str] | None = None) -> SimulationConfig:
+                      node_labels: Mapping[str, str] | None = None,
+                      controllers: str | Iterable[str] | None = None) -> SimulationConfig:
     """The simulated cluster `FakeAPIServer(nodes=..., simulate=...)` asks for."""
     mode = simulate or "cluster"
     if mode not in SIMULATION_MODES:
         raise ValueError(f"simulate must be 'cluster', 'scheduler' or 'none', not {mode!r}")
     return SimulationConfig(mode=mode, nodes=1 if nodes is None else nodes,
                             node_capacity={**DEFAULT_NODE_CAPACITY, **(node_capacity or {})},
-                            node_labels=dict(node_labels or {}))
+                            node_labels=dict(node_labels or {}), controllers=controller_entries(controllers))
+
+
+def controller_entries(controllers: str | Iterable[str] | None) -> tuple[str, ...]:
+    """`controllers` as kube-controller-manager's --controllers entries (`"*,-deployment"` or a list of
+    them); ValueError for a name it does not know."""
+    if controllers is None:
+        return ("*",)
+    return parse_controllers(controllers if isinstance(controllers, str) else ",".join(controllers))
 
 
 class SimulatedNode:

@@ -109,8 +109,12 @@ async def test_stateful_sets_daemon_sets_and_replication_controllers(client: Any
     assert (controller["spec"]["selector"], controller["status"]) == ({"app": "web"}, {"replicas": 0})
     scale = await (await client.get(f"{CORE}/replicationcontrollers/web/scale")).json()
     assert scale["status"] == {"replicas": 0, "selector": "app=web"}
-    deleted = await client.delete(f"{CORE}/replicationcontrollers/web")
+    deleted = await client.delete(f"{CORE}/replicationcontrollers/web", json={"propagationPolicy": "Background"})
     assert (await deleted.json())["kind"] == "Status"  # upstream answers a Status, not the object
+    orphaning = await client.post(f"{CORE}/replicationcontrollers", json=replication_controller())
+    assert orphaning.status == 201
+    held = await (await client.delete(f"{CORE}/replicationcontrollers/web")).json()  # v1 orphans by default
+    assert (held["kind"], held["metadata"]["finalizers"]) == ("ReplicationController", ["orphan"])
 
 
 async def test_controller_revisions_list_their_controller(client: Any) -> None:

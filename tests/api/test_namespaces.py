@@ -68,7 +68,10 @@ async def test_pod_in_terminating_namespace_is_403(client: Any) -> None:
         "kind": "Status", "apiVersion": "v1", "metadata": {}, "status": "Failure",
         "message": 'pods "a" is forbidden: unable to create new content in namespace held '
                    "because it is being terminated",
-        "reason": "Forbidden", "details": {"name": "a", "kind": "pods"}, "code": 403}
+        "reason": "Forbidden", "code": 403,
+        "details": {"name": "a", "kind": "pods", "causes": [{
+            "reason": "NamespaceTerminating", "message": "namespace held is being terminated",
+            "field": "metadata.namespace"}]}}
 
 
 async def test_get_missing_namespace_is_404(client: Any) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fakeapi.kinds.strategy import Strategy
+from fakeapi.kinds.strategy import UNSUPPORTED, Strategy
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
@@ -18,6 +18,8 @@ _NAMESPACES_FOR_CLUSTER_OBJECTS = ("default", "kube-system")
 
 class EventStrategy(Strategy):
     """Events are written as sent: no defaulting, no server-owned fields, unconditional updates."""
+
+    garbage_collection_policy = UNSUPPORTED
 
     def validate(self, obj: JSON) -> list[FieldError]:
         return validate_event(obj)  # ObjectMeta gets the registry's generic checks only, as upstream

@@ -14,6 +14,7 @@ from fakeapi.kinds.job.validation import (
     validate_job,
     validate_job_update,
 )
+from fakeapi.kinds.strategy import ORPHAN_DEPENDENTS
 from fakeapi.kinds.workload.strategy import WorkloadStatusStrategy, WorkloadStrategy
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
@@ -68,6 +69,12 @@ def job_spec_warnings(spec: JSON, path: str) -> list[str]:
 
 
 class JobStrategy(WorkloadStrategy):
+    # batch/v1's default: a delete that names no propagation policy orphans the pods, with upstream's warning
+    garbage_collection_policy = ORPHAN_DEPENDENTS
+    delete_without_policy_warning = (
+        "child pods are preserved by default when jobs are deleted; set propagationPolicy=Background to remove "
+        "them or set propagationPolicy=Orphan to suppress this warning")
+
     def __init__(self) -> None:
         super().__init__(DEFINITION)
 

@@ -8,6 +8,7 @@ from fakeapi.kinds.replicationcontroller.validation import (
     validate_replication_controller_status_update,
     validate_replication_controller_update,
 )
+from fakeapi.kinds.strategy import ORPHAN_DEPENDENTS
 from fakeapi.kinds.workload.strategy import WorkloadStatusStrategy, WorkloadStrategy
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
@@ -36,6 +37,9 @@ def default_replication_controller(controller: JSON) -> None:
 
 
 class ReplicationControllerStrategy(WorkloadStrategy):
+    # v1's default: a delete that names no propagation policy orphans the pods (upstream's back-compatibility)
+    garbage_collection_policy = ORPHAN_DEPENDENTS
+
     def __init__(self) -> None:
         super().__init__(DEFINITION)
 

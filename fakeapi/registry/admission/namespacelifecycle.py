@@ -26,9 +26,14 @@ class NamespaceLifecycle:
         if namespace is None:
             raise NotFound.for_object("namespaces", attributes.namespace)
         if (namespace.get("status") or {}).get("phase") == "Terminating":
-            raise Forbidden.for_object(
+            error = Forbidden.for_object(
                 info.resource, attributes.name,
                 f"unable to create new content in namespace {attributes.namespace} because it is being "
                 "terminated",
                 group=info.group,
             )
+            # the cause controllers look for, to make nothing more there (and record no failure)
+            (error.details or {}).setdefault("causes", []).append({
+                "reason": "NamespaceTerminating", "message": f"namespace {attributes.namespace} is being terminated",
+                "field": "metadata.namespace"})
+            raise error
