@@ -18,7 +18,7 @@ from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, Service
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
-from fakeapi.kinds.customresource.cel import rules_for
+from fakeapi.kinds.customresource.strategy import Rules
 from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.daemonset import DAEMON_SET
 from fakeapi.kinds.deployment import DEPLOYMENT
@@ -45,6 +45,7 @@ from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
+from fakeapi.machinery.jsonschema.schema import Schema
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
@@ -202,7 +203,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     api.store.subscribe(api.namespace_controller.on_event)
     start_kubernetes_service(api)
     api.crd_controller = CustomResourceDefinitionController(
-        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, rules_for,
+        api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, _cel_rules,
         config.webhook_addresses)
     api.store.subscribe(api.crd_controller.on_event)
     api.crd_controller.start()
@@ -222,6 +223,13 @@ def start_kubernetes_service(api: Api) -> None:
 def endpoint_address(host: str) -> bool:
     """Whether an address is one Endpoints accept (not loopback, unspecified or link-local)."""
     return not validate_endpoint_ip(host, "")
+
+
+def _cel_rules(schema: Schema) -> Rules | None:
+    """The CEL rules of a custom resource version's schema (the CEL runtime loads with the first CRD)."""
+    from fakeapi.kinds.customresource.cel import rules_for
+
+    return rules_for(schema)
 
 
 def build_store(config: ServerConfig, clock: Clock) -> Store:

@@ -6,15 +6,12 @@ The operations are plain functions over an `Api`, shared by the HTTP routes belo
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from types import UnionType
 from typing import Any
 
 import orjson
 from aiohttp import web
-from marshmallow import ValidationError, fields
 
 from fakeapi.cluster import Api, seed_initial_objects
 from fakeapi.http.access import CONTROL_HEADER
@@ -33,7 +30,6 @@ from fakeapi.http.keys import (
     watch_hub_key,
 )
 from fakeapi.http.responses import json_response
-from fakeapi.machinery.bodies import BodySchema
 from fakeapi.machinery.clock import OUT_OF_RANGE, Clock, in_range, parse_rfc3339, shifted
 from fakeapi.machinery.errors import BadRequest, Forbidden, NotFound
 from fakeapi.machinery.labels import parse_label_selector
@@ -156,7 +152,9 @@ async def change_clock(clock: Clock, body: Any) -> JSON:
     monitor pass every 5), and bound by the request timeout: cut there (504), the clock stays at the last
     timer fired."""
     try:
-        change: dict[str, Any] = _CLOCK_CHANGE.load_body(body)
+        from fakeapi.http.controlbodies import CLOCK_CHANGE  # marshmallow loads with the first change
+
+        change: dict[str, Any] = CLOCK_CHANGE.load_body(body)
     except ValueError as error:
         raise BadRequest(str(error)) from None
     when = _parse_time(change["now"]) if change.get("now") is not None else None
@@ -172,32 +170,6 @@ async def change_clock(clock: Clock, body: Any) -> JSON:
     if advance:
         await clock.advance_in_slices(advance)
     return clock_state(clock)
-
-
-def _is(kind: type | UnionType, message: str) -> Callable[[Any], None]:
-    """A validator of a JSON value's type: JSON's true is no number, 1 no boolean (unlike Python's)."""
-    def check(value: Any) -> None:
-        if isinstance(value, bool) != (kind is bool) or not isinstance(value, kind):
-            raise ValidationError(message)
-    return check
-
-
-class ClockChangeSchema(BodySchema):
-    """POST /fakeapi/v1/clock: `{"frozen": bool, "now": RFC 3339 time, "advanceSeconds": number}`."""
-
-    what = "clock"
-    frozen = fields.Raw(allow_none=True, validate=_is(bool, "frozen must be true or false"))
-    now = fields.Raw(allow_none=True)  # checked by _parse_time, with the clock's own message
-    advance = fields.Raw(data_key="advanceSeconds", allow_none=True,
-                         validate=_is(int | float, "advanceSeconds must be a number"))
-
-    def load_body(self, body: Any) -> Any:
-        if not isinstance(body, dict):
-            raise ValueError("the clock body must be a JSON object")
-        return super().load_body(body)
-
-
-_CLOCK_CHANGE = ClockChangeSchema()
 
 
 def iso_time(when: datetime) -> str:

@@ -15,12 +15,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import orjson
 
 from fakeapi.cluster import Api
 from fakeapi.machinery.types import JSON
-from fakeapi.processes.effects import NULL, BufferedInput, Input, Output, Program
+from fakeapi.processes.effects import NULL, BufferedInput, Input, Output, Program, Streams
 from fakeapi.processes.environment import container_environment, pod_hostname
 from fakeapi.processes.files import ContainerFiles, Tree
 from fakeapi.processes.handlers import ExecRule, Handler, run_handler
@@ -29,10 +30,12 @@ from fakeapi.processes.ports import PortClosed, PortRule, Target, annotation_por
 from fakeapi.processes.process import Process
 from fakeapi.processes.runner import Cancel, Later, Runner
 from fakeapi.processes.scripts import Script, annotation_scripts
-from fakeapi.processes.shell import BUILTINS, Shell, Streams, System
 from fakeapi.processes.terminal import TerminalInput, TerminalOutput
 from fakeapi.processes.volumes import container_files
 from fakeapi.storage.store import Event
+
+if TYPE_CHECKING:
+    from fakeapi.processes.shell import Shell
 
 ContainerKey = tuple[str, str, str]  # namespace, pod, container
 
@@ -167,6 +170,8 @@ class Containers:
         return None
 
     def _shell(self, pod: JSON, instance: _Instance, runs_forever: bool) -> Shell:
+        from fakeapi.processes.shell import Shell, System  # the shell loads when a container first uses it
+
         system = System(instance.files, pod_hostname(pod), self.api.clock.now, unknown_runs_forever=runs_forever)
         return Shell.start(system, instance.environment, cwd=instance.working_dir)
 
@@ -234,6 +239,8 @@ class Containers:
 
     def resolves(self, argv: list[str]) -> bool:
         """Whether the built-in shell runs `argv` (its program is one the shell has)."""
+        from fakeapi.processes.shell import BUILTINS
+
         return bool(argv) and argv[0].rsplit("/", 1)[-1] in BUILTINS
 
     def start_main(self, pod: JSON, container: str, instance_id: str, argv: list[str], later: Later,

@@ -16,6 +16,7 @@ what follows a line).
 from __future__ import annotations
 
 from collections.abc import Callable, Generator
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 Waiter = Callable[[], None]
@@ -164,3 +165,17 @@ def read_all(source: Input, limit: int = BUFFER_LIMIT) -> Generator[Effect, Any,
 def write(target: Output, data: bytes | str) -> Generator[Effect, Any, None]:
     if data:
         yield Write(target, data.encode() if isinstance(data, str) else data)
+
+
+@dataclass
+class Streams:
+    """A program's standard streams."""
+
+    stdin: BufferedInput
+    stdout: Output
+    stderr: Output
+
+    def with_(self, stdin: Input | None = None, stdout: Output | None = None,
+              stderr: Output | None = None) -> Streams:
+        new_in = self.stdin if stdin is None else stdin if isinstance(stdin, BufferedInput) else BufferedInput(stdin)
+        return Streams(new_in, self.stdout if stdout is None else stdout, self.stderr if stderr is None else stderr)

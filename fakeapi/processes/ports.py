@@ -19,9 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
-from marshmallow import ValidationError, fields, validate, validates_schema
 
-from fakeapi.machinery.bodies import BodySchema
 from fakeapi.machinery.types import JSON
 
 ANNOTATION = "fakeapi.dev/port-forward"
@@ -93,7 +91,10 @@ class PortRule:
     @classmethod
     def from_json(cls, body: Any) -> PortRule:
         """A rule from its JSON; ValueError saying what is wrong."""
-        loaded: dict[str, Any] = _PORT_RULE.load_body(body)
+        from fakeapi.processes.bodies import PORT_RULE  # marshmallow loads with the first rule
+
+        loaded: dict[str, Any] = PORT_RULE.load_body(body)
+        parse_address(loaded["address"])
         return cls(loaded["address"], loaded["namespace"] or "*", loaded["pod"] or "*", loaded["port"])
 
 def parse_address(text: str) -> tuple[str, int]:
@@ -141,26 +142,3 @@ def sandbox_id(pod_uid: str) -> str:
     """The pod sandbox's id, as the runtime names it (the kubelet's port-forward errors name the pod so)."""
     return hashlib.sha256(f"sandbox/{pod_uid}".encode()).hexdigest()
 
-
-class PortRuleSchema(BodySchema):
-    """A port rule's JSON: the address port-forward connections to the pods (and port) it matches reach."""
-
-    what = "port"
-    namespace = fields.String(allow_none=True, load_default=None,
-                              error_messages={"invalid": "namespace must be a string"})
-    pod = fields.String(allow_none=True, load_default=None, error_messages={"invalid": "pod must be a string"})
-    port = fields.Integer(strict=True, allow_none=True, load_default=None,
-                          validate=validate.Range(1, 65535, error="port must be an integer from 1 to 65535"),
-                          error_messages={"invalid": "port must be an integer from 1 to 65535"})
-    address = fields.String(required=True, error_messages={
-        problem: 'address is required: "host:port"' for problem in ("invalid", "required", "null")})
-
-    @validates_schema
-    def _an_address(self, data: dict[str, Any], **kwargs: Any) -> None:
-        try:
-            parse_address(data["address"])
-        except ValueError as error:
-            raise ValidationError(str(error), "address") from None
-
-
-_PORT_RULE = PortRuleSchema()

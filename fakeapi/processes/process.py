@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from fakeapi.processes.effects import BufferedInput, Input, Output, Program
+from fakeapi.processes.effects import BufferedInput, Input, Output, Program, Streams
 from fakeapi.processes.pipes import Pipe
 from fakeapi.processes.runner import Later, Runner
-from fakeapi.processes.shell import Streams
 from fakeapi.processes.terminal import TerminalInput, TerminalOutput
 
 KILLED = 137

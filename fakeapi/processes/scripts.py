@@ -15,19 +15,18 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from marshmallow import ValidationError, fields, post_load, validate, validates_schema
-
-from fakeapi.machinery.bodies import BodySchema
 from fakeapi.machinery.errors import BadRequest
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.yamlload import load_yaml
-from fakeapi.processes.effects import Program, write
-from fakeapi.processes.shell import Shell, Streams
+from fakeapi.processes.effects import Program, Streams, write
 
 ANNOTATION = "fakeapi.dev/exec"
 ANNOTATION_LIMIT = 256 * 1024  # what an annotation's YAML may expand to
+
+if TYPE_CHECKING:
+    from fakeapi.processes.shell import Shell
 
 
 @dataclass
@@ -61,7 +60,9 @@ class Script:
     def from_json(cls, body: Any, scoped: bool = True) -> Script:
         """A script from its JSON (camelCase); ValueError saying what is wrong. Without `scoped`, only the
         command and the answer may be given (an annotation's script belongs to its pod)."""
-        loaded: dict[str, Any] = (_SCOPED if scoped else _UNSCOPED).load_body(body)
+        from fakeapi.processes.bodies import SCRIPT, UNSCOPED_SCRIPT  # marshmallow loads with the first script
+
+        loaded: dict[str, Any] = (SCRIPT if scoped else UNSCOPED_SCRIPT).load_body(body)
         return cls(**loaded)
 
     def to_json(self) -> JSON:
@@ -99,40 +100,3 @@ def parse_annotation(value: str) -> list[Script]:
     items = loaded if isinstance(loaded, list) else [loaded]
     return [Script.from_json(item, scoped=False) for item in items]
 
-
-def _text(name: str) -> fields.String:
-    return fields.String(allow_none=True, load_default=None, error_messages={"invalid": f"{name} must be a string"})
-
-
-class ScriptSchema(BodySchema):
-    """A script's JSON: what `exec` of the commands it matches prints and exits with, or a shell script."""
-
-    what = "script"
-    namespace = _text("namespace")
-    pod = _text("pod")
-    container = _text("container")
-    command = _text("command")
-    stdout = _text("stdout")
-    stderr = _text("stderr")
-    script = _text("script")
-    exit_code = fields.Integer(
-        data_key="exitCode", strict=True, load_default=0,
-        validate=validate.Range(0, 255, error="exitCode must be an integer from 0 to 255"),
-        error_messages={"invalid": "exitCode must be an integer from 0 to 255"})
-
-    @validates_schema
-    def _one_answer(self, data: dict[str, Any], **kwargs: Any) -> None:
-        if data["script"] is not None and (data["stdout"] or data["stderr"] or data["exit_code"]):
-            raise ValidationError("give either a script, or stdout, stderr and exitCode")
-
-    @post_load
-    def _defaults(self, data: dict[str, Any], **kwargs: Any) -> dict[str, Any]:
-        for name in ("namespace", "pod", "container", "command"):
-            data[name] = data.get(name) or "*"
-        for name in ("stdout", "stderr"):
-            data[name] = data[name] or ""
-        return data
-
-
-_SCOPED = ScriptSchema()
-_UNSCOPED = ScriptSchema(exclude=("namespace", "pod", "container"))

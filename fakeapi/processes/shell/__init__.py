@@ -7,7 +7,8 @@ It answers what clients and tests run in containers (`echo`, `cat`, `ls`, `env`,
 
 from __future__ import annotations
 
+from fakeapi.processes.effects import Streams
 from fakeapi.processes.shell import commands, filecommands, tar
-from fakeapi.processes.shell.interpreter import BUILTINS, NOT_FOUND, Shell, Streams, System
+from fakeapi.processes.shell.interpreter import BUILTINS, NOT_FOUND, Shell, System
 
 __all__ = ["BUILTINS", "NOT_FOUND", "Shell", "Streams", "System", "commands", "filecommands", "tar"]

@@ -10,14 +10,13 @@ import shlex
 from collections.abc import Callable
 from datetime import UTC, datetime
 
-from fakeapi.processes.effects import FOREVER, Program, Sleep, read, write
+from fakeapi.processes.effects import FOREVER, Program, Sleep, Streams, read, write
 from fakeapi.processes.files import FileError
 from fakeapi.processes.shell.interpreter import (
     BUILTINS,
     LoopControl,
     Shell,
     ShellExit,
-    Streams,
     builtin,
 )
 from fakeapi.processes.shell.options import Options, UsageError, parse

@@ -10,10 +10,10 @@ from collections.abc import Generator
 from datetime import UTC, datetime
 from typing import Any
 
-from fakeapi.processes.effects import Effect, Program, read, read_all, write
+from fakeapi.processes.effects import Effect, Program, Streams, read, read_all, write
 from fakeapi.processes.files import Entry, FileError
 from fakeapi.processes.shell.commands import fail
-from fakeapi.processes.shell.interpreter import Shell, Streams, builtin
+from fakeapi.processes.shell.interpreter import Shell, builtin
 from fakeapi.processes.shell.options import Options, UsageError, parse
 
 READ_LIMIT = 64 * 1024 * 1024  # what a command reads from its stdin at most

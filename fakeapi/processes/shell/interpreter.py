@@ -28,6 +28,7 @@ from fakeapi.processes.effects import (
     Input,
     Output,
     Program,
+    Streams,
     write,
 )
 from fakeapi.processes.files import ContainerFiles, FileError, normalize
@@ -68,18 +69,6 @@ class System:
     # a command the shell does not know: the image would have it (a container's own command), so it runs
     # until the container is stopped; in an exec session it is not found (127)
     unknown_runs_forever: bool = False
-
-
-@dataclass
-class Streams:
-    stdin: BufferedInput
-    stdout: Output
-    stderr: Output
-
-    def with_(self, stdin: Input | None = None, stdout: Output | None = None,
-              stderr: Output | None = None) -> Streams:
-        new_in = self.stdin if stdin is None else stdin if isinstance(stdin, BufferedInput) else BufferedInput(stdin)
-        return Streams(new_in, self.stdout if stdout is None else stdout, self.stderr if stderr is None else stderr)
 
 
 class ShellExit(Exception):

@@ -10,10 +10,10 @@ import io
 import posixpath
 import tarfile
 
-from fakeapi.processes.effects import Program, read_all, write
+from fakeapi.processes.effects import Program, Streams, read_all, write
 from fakeapi.processes.files import FileError
 from fakeapi.processes.shell.filecommands import READ_LIMIT
-from fakeapi.processes.shell.interpreter import Shell, Streams, builtin
+from fakeapi.processes.shell.interpreter import Shell, builtin
 
 FAILED = "tar: Exiting with failure status due to previous errors\n"
 
