@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import orjson
 
@@ -18,7 +19,6 @@ from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, Service
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
-from fakeapi.kinds.customresource.strategy import Rules
 from fakeapi.kinds.customresourcedefinition import CUSTOM_RESOURCE_DEFINITION
 from fakeapi.kinds.daemonset import DAEMON_SET
 from fakeapi.kinds.deployment import DEPLOYMENT
@@ -45,7 +45,6 @@ from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
-from fakeapi.machinery.jsonschema.schema import Schema
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
@@ -65,6 +64,10 @@ from fakeapi.registry.scale import ScaleRegistry
 from fakeapi.registry.serviceallocation import ServiceAllocation
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
+
+if TYPE_CHECKING:
+    from fakeapi.kinds.customresource.strategy import Rules
+    from fakeapi.machinery.jsonschema.schema import Schema
 
 # The kinds this server stores: one line each; discovery, OpenAPI, routes and the control API follow.
 KINDS: tuple[Kind, ...] = (

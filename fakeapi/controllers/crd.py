@@ -15,11 +15,11 @@ apply -f crd.yaml` followed by `kubectl apply -f cr.yaml` works as on a cluster.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING
 
 import orjson
 
 from fakeapi.kinds.customresource.definition import Names, is_true, storage_version
-from fakeapi.kinds.customresource.kind import RulesCompiler, custom_resource_kinds
 from fakeapi.kinds.customresourcedefinition.strategy import CLEANUP_FINALIZER, set_condition
 from fakeapi.kinds.kind import Kind
 from fakeapi.machinery.errors import NotFound, StatusError
@@ -29,6 +29,9 @@ from fakeapi.registry.generic import Registry
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
 from fakeapi.storage.store import Event
+
+if TYPE_CHECKING:
+    from fakeapi.kinds.customresource.kind import RulesCompiler
 
 MANAGER = "kube-apiserver"
 CRDS = "customresourcedefinitions.apiextensions.k8s.io"
@@ -159,6 +162,8 @@ class CustomResourceDefinitionController:
         served = self._served.get(name)
         if served is not None and served[0] == version:
             return
+        from fakeapi.kinds.customresource.kind import custom_resource_kinds  # (loaded with the first CRD)
+
         kinds = custom_resource_kinds(crd, self.rules_for, self.webhook_addresses)
         self._stop_serving(name)
         added: list[tuple[str, str, str]] = []
