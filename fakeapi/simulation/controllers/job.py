@@ -14,8 +14,19 @@ pod succeeded and none is running. `suspend` deletes the active pods (`Suspended
 `startTime`, set again when it is resumed. A pod that keeps the tracking finalizer while no unfinished Job
 controls it (its Job was deleted) loses it, so that it can go.
 
-Not reproduced: podFailurePolicy, backoffLimitPerIndex, successPolicy, podReplacementPolicy: Failed,
-managedBy (Jobs whose managedBy names another controller are left alone, as upstream).
+A `podFailurePolicy` (jobpolicy.py) decides each failed pod: a FailJob rule fails the Job (reason
+PodFailurePolicy, the rule's message), an Ignore rule lets the pod go uncounted, Count counts it, FailIndex
+fails its index. With `backoffLimitPerIndex` each pod carries its index's failure count
+(`batch.kubernetes.io/job-index-failure-count`); an index failing more often than that, or matching FailIndex,
+is listed in `status.failedIndexes` and not run again; more than `maxFailedIndexes` fails the Job
+(MaxFailedIndexesExceeded), as does finishing with failed indexes (FailedIndexes). An Indexed Job's
+`successPolicy` met sets SuccessCriteriaMet (reason SuccessPolicy), deletes the pods left, then Complete.
+With podReplacementPolicy Failed (the default with a pod failure policy) a terminating pod is replaced only
+once it has failed.
+
+Not reproduced: the delayed removal of the finalizer of an index's last failed pod (the pods of a Job stay
+listed here: nothing collects finished pods while their Job exists), managedBy (Jobs whose managedBy names
+another controller are left alone, as upstream).
 """
 
 from __future__ import annotations
@@ -30,6 +41,17 @@ from fakeapi.machinery.errors import NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.informers import Informer, Key
+from fakeapi.simulation.controllers.jobpolicy import (
+    FAIL_INDEX,
+    INDEX_FAILURE_COUNT,
+    INDEX_IGNORED_FAILURE_COUNT,
+    Match,
+    annotation_count,
+    index_text,
+    match_pod_failure_policy,
+    match_success_policy,
+    parse_indexes,
+)
 from fakeapi.simulation.controllers.podcontrol import (
     PodControl,
     claim_pods,
@@ -54,7 +76,11 @@ SUCCESS_CRITERIA_MET, FAILURE_TARGET = "SuccessCriteriaMet", "FailureTarget"
 COMPLETIONS_REACHED = ("CompletionsReached", "Reached expected number of succeeded pods")
 BACKOFF_LIMIT_EXCEEDED = ("BackoffLimitExceeded", "Job has reached the specified backoff limit")
 DEADLINE_EXCEEDED = ("DeadlineExceeded", "Job was active longer than specified deadline")
-
+POD_FAILURE_POLICY = "PodFailurePolicy"
+MAX_FAILED_INDEXES_EXCEEDED = ("MaxFailedIndexesExceeded",
+                               "Job has exceeded the specified maximal number of failed indexes")
+FAILED_INDEXES = ("FailedIndexes", "Job has failed indexes")
+SUCCESS_POLICY = "SuccessPolicy"
 
 
 @dataclass
@@ -181,15 +207,25 @@ class JobController:
         newly = [pod for pod in all_pods if pod.terminal and TRACKING_FINALIZER in pod.finalizers
                  and pod.uid not in counted]
         newly_succeeded = [pod for pod in newly if pod.phase == "Succeeded"]
-        newly_failed = [pod for pod in newly if pod.phase == "Failed"]
-        self._note_failures(uid, newly_succeeded, newly_failed, now)
+        matches = {pod.uid: _match(spec, pod) for pod in newly if pod.phase == "Failed"}
+        # (a failure an Ignore rule matches is let go without being counted)
+        newly_failed = [pod for pod in newly if pod.uid in matches and matches[pod.uid].counts]
+        newly_ignored = [pod for pod in newly if pod.uid in matches and not matches[pod.uid].counts]
+        self._note_failures(uid, newly_succeeded, newly_failed + newly_ignored, now)  # (ignored ones back off)
         succeeded = int(status.get("succeeded") or 0) + len(uncounted.get("succeeded") or []) + len(newly_succeeded)
         failed = int(status.get("failed") or 0) + len(uncounted.get("failed") or []) + len(newly_failed)
         indexed = spec.get("completionMode") == "Indexed"
-        succeeded_indexes = _indexes(status.get("completedIndexes", ""))
+        completions = int(spec.get("completions") or 0)
+        succeeded_indexes = parse_indexes(status.get("completedIndexes", ""), completions)
+        failed_indexes: set[int] | None = None
         if indexed:
-            succeeded_indexes |= {index for pod in newly_succeeded if (index := _index(pod)) is not None}
-        interim, final = self._finished_condition(job, all_pods, failed, now)
+            succeeded_indexes |= {index for pod in newly_succeeded
+                                  if (index := _index(pod)) is not None and index < completions}
+            if spec.get("backoffLimitPerIndex") is not None:
+                failed_indexes = parse_indexes(status.get("failedIndexes") or "", completions) | {
+                    index for pod in newly if pod.uid in matches and (index := _index(pod)) is not None
+                    and index < completions and _index_failed(spec, pod, matches[pod.uid])}
+        interim, final = self._finished_condition(job, all_pods, failed, succeeded_indexes, failed_indexes, now)
         error: StatusError | None = None
         if final is not None:
             deleted = self._delete_pods(job, active)
@@ -198,25 +234,25 @@ class JobController:
         else:
             if not suspended and not job["metadata"].get("deletionTimestamp"):
                 try:
-                    active = self._manage(job, active, succeeded, succeeded_indexes, all_pods, now)
+                    active = self._manage(job, active, terminating, succeeded, succeeded_indexes, failed_indexes,
+                                          all_pods, now)
                 except StatusError as failure:
                     error = failure
             elif suspended:
                 terminating += self._delete_pods(job, active)
                 active = []
-            completions = spec.get("completions")
-            if completions is None:
+            if spec.get("completions") is None:
                 done = succeeded > 0 and not active
             elif indexed:
-                done = len(succeeded_indexes & set(range(int(completions)))) >= int(completions) and not active
+                done = len(succeeded_indexes) >= completions and not active
             else:
-                done = succeeded >= int(completions) and not active
+                done = succeeded >= completions and not active
             if done:
                 interim, final = (SUCCESS_CRITERIA_MET, *COMPLETIONS_REACHED), (COMPLETE, *COMPLETIONS_REACHED)
             else:
                 self._suspension(job, suspended, now)
-        self._track(job, all_pods, active, terminating, newly_succeeded, newly_failed, succeeded_indexes, indexed,
-                    interim, final, now)
+        self._track(job, all_pods, active, terminating, newly_succeeded, newly_failed, newly_ignored,
+                    succeeded_indexes if indexed else None, failed_indexes, interim, final, now)
         deadline = spec.get("activeDeadlineSeconds")
         if final is None and deadline is not None and not suspended and status.get("startTime"):
             elapsed = (now - parse_rfc3339(status["startTime"])).total_seconds()
@@ -232,9 +268,12 @@ class JobController:
             backoff.failures += len(failed)
             backoff.last_failure = max((_finished_at(pod) or now for pod in failed), default=now)
 
-    def _finished_condition(self, job: JSON, pods: list[Pod], failed: int,
+    def _finished_condition(self, job: JSON, pods: list[Pod], failed: int, succeeded_indexes: set[int],
+                            failed_indexes: set[int] | None,
                             now: datetime) -> tuple[tuple[str, str, str] | None, tuple[str, str, str] | None]:
-        """(interim, final) conditions when the Job has failed: (type, reason, message) each."""
+        """(interim, final) conditions when the Job has failed or met its success policy: (type, reason,
+        message) each, in upstream's order: a FailJob rule, the back-off limit, the deadline, the failed
+        indexes, then the success policy."""
         status: JSON = job.get("status") or {}
         spec: JSON = job.get("spec") or {}
         for condition in status.get("conditions") or []:
@@ -245,10 +284,22 @@ class JobController:
             if condition.get("type") == FAILURE_TARGET:
                 return None, (FAILED, condition.get("reason", ""), condition.get("message", ""))
         limit = int(spec.get("backoffLimit", 6))
-        if failed > limit or _past_backoff_limit_on_failure(spec, pods, limit):
+        fail_job = _fail_job_message(spec, pods)
+        completions = int(spec.get("completions") or 0)
+        if fail_job is not None:
+            reason = (POD_FAILURE_POLICY, fail_job)
+        elif failed > limit or _past_backoff_limit_on_failure(spec, pods, limit):
             reason = BACKOFF_LIMIT_EXCEEDED
         elif self._past_deadline(job, now):
             reason = DEADLINE_EXCEEDED
+        elif failed_indexes and spec.get("maxFailedIndexes") is not None \
+                and len(failed_indexes) > int(spec["maxFailedIndexes"]):
+            reason = MAX_FAILED_INDEXES_EXCEEDED
+        elif failed_indexes and len(failed_indexes) + len(succeeded_indexes) >= completions:
+            reason = FAILED_INDEXES
+        elif spec.get("completionMode") == "Indexed" and (
+                matched := match_success_policy(spec.get("successPolicy"), completions, succeeded_indexes)):
+            return (SUCCESS_CRITERIA_MET, SUCCESS_POLICY, matched), (COMPLETE, SUCCESS_POLICY, matched)
         else:
             return None, None
         return (FAILURE_TARGET, *reason), (FAILED, *reason)
@@ -276,7 +327,8 @@ class JobController:
             self.events.normal(reference(job), "Resumed", "Job resumed")
             status["startTime"] = rfc3339(now)
 
-    def _manage(self, job: JSON, active: list[Pod], succeeded: int, succeeded_indexes: set[int], pods: list[Pod],
+    def _manage(self, job: JSON, active: list[Pod], terminating: list[Pod], succeeded: int,
+                succeeded_indexes: set[int], failed_indexes: set[int] | None, pods: list[Pod],
                 now: datetime) -> list[Pod]:
         """manageJob: create or delete pods towards the number that should run; returns the active pods."""
         spec: JSON = job.get("spec") or {}
@@ -291,31 +343,71 @@ class JobController:
             want = min(parallelism, int(completions) - succeeded)
         want = max(want, 0)
         namespace = job["metadata"].get("namespace", "")
+        if failed_indexes:  # the pods of an index that failed go
+            doomed = [pod for pod in active if _index(pod) in failed_indexes]
+            for pod in doomed:
+                self.pod_control.delete(namespace, pod.name, job)
+            active = [pod for pod in active if pod not in doomed]
+        # (with podReplacementPolicy Failed, a terminating pod is replaced only once it failed)
+        replaced_late = spec.get("podReplacementPolicy") == "Failed"
+        busy = len(active) + (len(terminating) if replaced_late else 0)
         if len(active) > want:
             extra = pods_to_delete(active, active, min(len(active) - want, MAX_PODS_PER_SYNC), now)
             for pod in extra:
                 self.pod_control.delete(namespace, pod.name, job)
             gone = {pod.uid for pod in extra}
             return [pod for pod in active if pod.uid not in gone]
-        if len(active) == want:
+        if busy >= want:
             return active
-        wait = self.backoffs.get(job["metadata"]["uid"], Backoff()).remaining(now)
-        if wait > 0:
-            self._queue_after(_key(job), "backoff", wait)
-            return active
-        count = min(want - len(active), MAX_PODS_PER_SYNC)
+        if failed_indexes is None:
+            wait = self.backoffs.get(job["metadata"]["uid"], Backoff()).remaining(now)
+            if wait > 0:
+                self._queue_after(_key(job), "backoff", wait)
+                return active
+        count = min(want - busy, MAX_PODS_PER_SYNC)
         indexes: Sequence[int | None] = [None] * count
+        replaced: dict[int, JSON] = {}
         if indexed and completions is not None:
             taken = succeeded_indexes | {index for pod in active if (index := _index(pod)) is not None}
-            indexes = [index for index in range(int(completions)) if index not in taken][:count]
+            if replaced_late:
+                taken |= {index for pod in terminating if (index := _index(pod)) is not None}
+            taken |= failed_indexes or set()
+            pending = [index for index in range(int(completions)) if index not in taken]
+            if failed_indexes is not None:
+                replaced = _last_failed_per_index(pods, set(pending))
+                pending = self._past_index_backoff(job, pending, replaced, now)
+            indexes = pending[:count]
         for index in indexes:
-            created = self.pod_control.create(namespace, self._pod(job, index), job)
+            manifest = self._pod(job, index, replaced.get(index) if index is not None else None)
+            created = self.pod_control.create(namespace, manifest, job)
             if created is None:
                 break
         return [pod for pod in self.pods.controlled_by(job["metadata"]["uid"]) if pod.active]
 
-    def _pod(self, job: JSON, index: int | None) -> JSON:
-        template: JSON = copy.deepcopy((job.get("spec") or {}).get("template") or {})
+    def _past_index_backoff(self, job: JSON, pending: list[int], replaced: dict[int, JSON],
+                            now: datetime) -> list[int]:
+        """With backoffLimitPerIndex each index waits out its own back-off, counted from its last failure;
+        the Job is looked at again when the first wait ends."""
+        ready, waits = [], []
+        for index in pending:
+            previous = replaced.get(index)
+            if previous is None:
+                ready.append(index)
+                continue
+            failures = annotation_count(previous, INDEX_FAILURE_COUNT) + annotation_count(
+                previous, INDEX_IGNORED_FAILURE_COUNT) + 1
+            wait = Backoff(failures, _finished_at_json(previous) or now).remaining(now)
+            if wait > 0:
+                waits.append(wait)
+            else:
+                ready.append(index)
+        if waits:
+            self._queue_after(_key(job), "backoff", min(waits))
+        return ready
+
+    def _pod(self, job: JSON, index: int | None, replaced: JSON | None = None) -> JSON:
+        job_spec: JSON = job.get("spec") or {}
+        template: JSON = copy.deepcopy(job_spec.get("template") or {})
         pod = pod_from_template(template, job, controller_ref(job))
         meta: JSON = pod["metadata"]
         finalizers = meta.setdefault("finalizers", [])
@@ -325,6 +417,11 @@ class JobController:
             meta["generateName"] = f"{job['metadata']['name']}-{index}-"
             meta.setdefault("annotations", {})[INDEX_ANNOTATION] = str(index)
             meta.setdefault("labels", {})[INDEX_LABEL] = str(index)
+            if job_spec.get("backoffLimitPerIndex") is not None:
+                failures, ignored = _new_index_failure_counts(job_spec, replaced)
+                meta["annotations"][INDEX_FAILURE_COUNT] = str(failures)
+                if ignored:
+                    meta["annotations"][INDEX_IGNORED_FAILURE_COUNT] = str(ignored)
             spec: JSON = pod["spec"]
             spec.setdefault("hostname", f"{job['metadata']['name']}-{index}")
             variable = {"name": INDEX_ENV, "valueFrom": {"fieldRef": {
@@ -347,7 +444,8 @@ class JobController:
     # ---- status, finalizers and the terminal conditions
 
     def _track(self, job: JSON, pods: list[Pod], active: list[Pod], terminating: list[Pod],
-               newly_succeeded: list[Pod], newly_failed: list[Pod], succeeded_indexes: set[int], indexed: bool,
+               newly_succeeded: list[Pod], newly_failed: list[Pod], newly_ignored: list[Pod],
+               succeeded_indexes: set[int] | None, failed_indexes: set[int] | None,
                interim: tuple[str, str, str] | None, final: tuple[str, str, str] | None, now: datetime) -> None:
         """trackJobStatusAndRemoveFinalizers: list the finished pods as uncounted (with the interim condition),
         remove their finalizers, count them, then set the final condition once nothing is left to count or
@@ -364,9 +462,13 @@ class JobController:
             _set_condition(status, interim[0], "True", interim[1], interim[2], now)
         if uncounted.get("succeeded") or uncounted.get("failed"):
             status["uncountedTerminatedPods"] = uncounted
+        if failed_indexes is not None:
+            status["failedIndexes"] = index_text(failed_indexes)
         self._write_status(job)
         by_uid = {pod.uid: pod for pod in pods}
-        for uid in [*(uncounted.get("succeeded") or []), *(uncounted.get("failed") or [])]:
+        released = [*(uncounted.get("succeeded") or []), *(uncounted.get("failed") or []),
+                    *(pod.uid for pod in newly_ignored)]
+        for uid in released:
             pod = by_uid.get(uid)
             if pod is not None and TRACKING_FINALIZER in pod.finalizers:
                 try:
@@ -378,8 +480,8 @@ class JobController:
             moved = uncounted.pop(field, None) or []
             if moved:
                 status[field] = int(status.get(field) or 0) + len(moved)
-        if indexed:
-            status["completedIndexes"] = _index_text(succeeded_indexes)
+        if succeeded_indexes is not None:
+            status["completedIndexes"] = index_text(succeeded_indexes)
         status["uncountedTerminatedPods"] = {}
         if final is not None and not status["terminating"]:
             _set_condition(status, final[0], "True", final[1], final[2], now)
@@ -454,8 +556,12 @@ def _past_backoff_limit_on_failure(spec: JSON, pods: list[Pod], limit: int) -> b
 
 def _finished_at(pod: Pod) -> datetime | None:
     """When a pod's last container finished (the back-off counts from there)."""
+    return _finished_at_json(pod.obj())
+
+
+def _finished_at_json(pod: JSON) -> datetime | None:
     times = []
-    for container in (pod.obj().get("status") or {}).get("containerStatuses") or []:
+    for container in (pod.get("status") or {}).get("containerStatuses") or []:
         finished = ((container.get("state") or {}).get("terminated") or {}).get("finishedAt")
         if finished:
             times.append(parse_rfc3339(finished))
@@ -469,22 +575,53 @@ def _index(pod: Pod) -> int | None:
     return int(value)
 
 
-def _indexes(text: str) -> set[int]:
-    """A completedIndexes text (`1,3-5`) as a set."""
-    found: set[int] = set()
-    for part in filter(None, text.split(",")):
-        first, _, last = part.partition("-")
-        if first.isdigit() and (not last or last.isdigit()):
-            found.update(range(int(first), int(last or first) + 1))
-    return found
+def _match(spec: JSON, pod: Pod) -> Match:
+    policy = spec.get("podFailurePolicy")
+    return match_pod_failure_policy(policy, pod.obj()) if policy else Match()
 
 
-def _index_text(indexes: set[int]) -> str:
-    """Indexes as upstream writes completedIndexes: ascending intervals, `0-2,4`."""
-    intervals: list[list[int]] = []
-    for index in sorted(indexes):
-        if intervals and index == intervals[-1][1] + 1:
-            intervals[-1][1] = index
-        else:
-            intervals.append([index, index])
-    return ",".join(str(first) if first == last else f"{first}-{last}" for first, last in intervals)
+def _fail_job_message(spec: JSON, pods: list[Pod]) -> str | None:
+    """getFailJobMessage: the message of the first failed pod that matches a FailJob rule."""
+    if not spec.get("podFailurePolicy"):
+        return None
+    for pod in pods:
+        if pod.phase == "Failed" and (message := _match(spec, pod).message) is not None:
+            return message
+    return None
+
+
+def _index_failed(spec: JSON, pod: Pod, match: Match) -> bool:
+    """isIndexFailed: a FailIndex rule matched, or a counted failure used up the index's back-off limit."""
+    if match.action == FAIL_INDEX:
+        return True
+    return match.counts and annotation_count(pod.obj(), INDEX_FAILURE_COUNT) >= int(spec["backoffLimitPerIndex"])
+
+
+def _last_failed_per_index(pods: list[Pod], indexes: set[int]) -> dict[int, JSON]:
+    """The pod each new pod of an index replaces: the index's failed pod with the most failures before it."""
+    last: dict[int, JSON] = {}
+    for pod in pods:
+        index = _index(pod)
+        if pod.phase != "Failed" or index not in indexes or index is None:
+            continue
+        obj = pod.obj()
+        previous = last.get(index)
+        if previous is None or _absolute_failures(obj) >= _absolute_failures(previous):
+            last[index] = obj
+    return last
+
+
+def _absolute_failures(pod: JSON) -> int:
+    return annotation_count(pod, INDEX_FAILURE_COUNT) + annotation_count(pod, INDEX_IGNORED_FAILURE_COUNT)
+
+
+def _new_index_failure_counts(spec: JSON, replaced: JSON | None) -> tuple[int, int]:
+    """getNewIndexFailureCounts: the failure counts a new pod of an index carries, one more than the pod it
+    replaces (in the ignored count when an Ignore rule matched that pod's failure)."""
+    if replaced is None:
+        return 0, 0
+    failures = annotation_count(replaced, INDEX_FAILURE_COUNT)
+    ignored = annotation_count(replaced, INDEX_IGNORED_FAILURE_COUNT)
+    if match_pod_failure_policy(spec.get("podFailurePolicy"), replaced).counts:
+        return failures + 1, ignored
+    return failures, ignored + 1
