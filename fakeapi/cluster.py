@@ -10,6 +10,9 @@ import orjson
 from fakeapi.config import ServerConfig
 from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
+from fakeapi.controllers.kubedns import DNS_IP_INDEX, create_kube_dns
+from fakeapi.controllers.kubedns import NAME as KUBE_DNS_NAME
+from fakeapi.controllers.kubedns import NAMESPACE as KUBE_DNS_NAMESPACE
 from fakeapi.controllers.kubernetesservice import DEFAULT_ADVERTISE_ADDRESS, KubernetesService
 from fakeapi.controllers.kubernetesservice import NAME as KUBERNETES_NAME
 from fakeapi.controllers.kubernetesservice import NAMESPACE as KUBERNETES_NAMESPACE
@@ -99,9 +102,11 @@ KINDS: tuple[Kind, ...] = (
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
 NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("configmaps", CONFIG_MAP_NAME)})
-# (resource, namespace, name) of what the server itself keeps: the `kubernetes` Service and its endpoints
+# (resource, namespace, name) of what the server itself makes: the `kubernetes` Service and its endpoints, and
+# `kube-dns` (a seed or a dump names them: they are updated, not created)
 SERVER_OBJECTS = frozenset({(resource, KUBERNETES_NAMESPACE, KUBERNETES_NAME)
-                            for resource in ("services", "endpoints", "endpointslices")})
+                            for resource in ("services", "endpoints", "endpointslices")}
+                           | {("services", KUBE_DNS_NAMESPACE, KUBE_DNS_NAME)})
 
 
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
@@ -205,6 +210,8 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
     start_kubernetes_service(api)
+    if not api.restarted:
+        create_kube_dns(api.registry("services"), str(api.service_ranges.ip_at(DNS_IP_INDEX)))
     api.crd_controller = CustomResourceDefinitionController(
         api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, _cel_rules,
         config.webhook_addresses)
@@ -259,9 +266,11 @@ def start_namespace_content_controllers(api: Api) -> None:
 
 
 def seed_initial_objects(api: Api) -> None:
-    """What a fresh server has: the initial namespaces (and their content) and the `kubernetes` Service."""
+    """What a fresh server has: the initial namespaces (and their content), the `kubernetes` Service and
+`kube-dns`."""
     seed_namespaces(api)
     api.kubernetes_service.sync()
+    create_kube_dns(api.registry("services"), str(api.service_ranges.ip_at(DNS_IP_INDEX)))
 
 
 def seed_namespaces(api: Api) -> None:

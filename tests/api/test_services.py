@@ -57,9 +57,9 @@ async def test_taken_and_foreign_addresses_get_the_allocators_errors(client: Any
     assert body["message"] == ('Service "far" is invalid: spec.clusterIPs: Invalid value: []string{"192.168.0.1"}: '
                                "failed to allocate IP 192.168.0.1: the provided IP (192.168.0.1) is not in the valid "
                                "range. The range of valid IPs is 10.96.0.0/12")
-    assert (await create(client, service("dns", clusterIP="10.96.0.10")))[0] == 201
+    assert (await create(client, service("dns", clusterIP="10.96.0.20")))[0] == 201
     assert (await client.delete(f"{SERVICES}/dns")).status == 200
-    assert (await create(client, service("again", clusterIP="10.96.0.10")))[0] == 201  # freed by the delete
+    assert (await create(client, service("again", clusterIP="10.96.0.20")))[0] == 201  # freed by the delete
 
 
 async def test_node_ports_are_given_checked_and_freed(client: Any) -> None:

@@ -271,9 +271,22 @@ def test_scale_autoscale_set_and_rollout_restart_change_the_deployment(kubectl: 
 
 def test_cluster_info_finds_the_control_plane(kubectl: Kubectl, server: Server) -> None:
     assert kubectl.ok("cluster-info") == (
-        f"Kubernetes control plane is running at {server.url}\n\n"
+        f"Kubernetes control plane is running at {server.url}\n"
+        f"CoreDNS is running at {server.url}/api/v1/namespaces/kube-system/services/kube-dns:dns/proxy\n\n"
         "To further debug and diagnose cluster problems, use 'kubectl cluster-info dump'.\n")
     assert get_json(kubectl, "service", "kubernetes", "-n", "default")["spec"]["clusterIP"] == "10.96.0.1"
+
+
+def test_the_kube_dns_service_is_there_as_on_a_kind_cluster(kubectl: Kubectl) -> None:
+    assert kubectl.ok("get", "service", "kube-dns", "-n", "kube-system", "-o", "custom-columns="
+                      "NAME:.metadata.name,IP:.spec.clusterIP,PORTS:.spec.ports[*].port,LABELS:.metadata.labels") == (
+        "NAME       IP           PORTS        LABELS\n"
+        "kube-dns   10.96.0.10   53,53,9153   map[k8s-app:kube-dns kubernetes.io/cluster-service:true "
+        "kubernetes.io/name:CoreDNS]\n")
+    service = get_json(kubectl, "service", "kube-dns", "-n", "kube-system")
+    assert [(p["name"], p["port"], p["protocol"]) for p in service["spec"]["ports"]] == [
+        ("dns", 53, "UDP"), ("dns-tcp", 53, "TCP"), ("metrics", 9153, "TCP")]
+    assert service["spec"]["selector"] == {"k8s-app": "kube-dns"}
 
 
 def guarded_node(kubectl: Kubectl, node: str, disruptions_allowed: int) -> None:

@@ -108,8 +108,9 @@ async def test_dump_lists_every_object_namespaces_first(http: aiohttp.ClientSess
         # what the controllers keep in every namespace
         *[("ConfigMap", namespace, "kube-root-ca.crt") for namespace in namespaces],
         *[("ServiceAccount", namespace, "default") for namespace in namespaces],
-        # what the server keeps: the `kubernetes` Service and its endpoints
-        ("Service", "default", "kubernetes"), ("Endpoints", "default", "kubernetes"),
+        # what the server keeps: the `kubernetes` Service and its endpoints; kube-dns
+        ("Service", "default", "kubernetes"), ("Service", "kube-system", "kube-dns"),
+        ("Endpoints", "default", "kubernetes"),
         ("EndpointSlice", "default", "kubernetes")]
     async with http.get(API + "/dump?resource=pods&namespace=kube-system") as response:
         assert [i["metadata"]["name"] for i in (await response.json())["items"]] == ["db"]
@@ -123,8 +124,8 @@ async def test_snapshots_are_taken_listed_restored_and_deleted(http: aiohttp.Cli
         assert response.status == 201
         snapshot = await response.json()
     # the pod, the 4 namespaces, the default ServiceAccount and kube-root-ca.crt of each, and the `kubernetes`
-    # Service, Endpoints and EndpointSlice
-    assert snapshot["id"] == "1" and snapshot["objects"] == 16
+    # Service, Endpoints and EndpointSlice, and the `kube-dns` Service
+    assert snapshot["id"] == "1" and snapshot["objects"] == 17
     async with http.post(API + "/seed", json=[make_pod("later")]):
         pass
     async with http.get(API + "/snapshots") as response:
