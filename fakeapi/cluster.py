@@ -36,6 +36,7 @@ from fakeapi.kinds.kind import Kind
 from fakeapi.kinds.lease import LEASE
 from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
+from fakeapi.kinds.persistentvolumeclaim import PERSISTENT_VOLUME_CLAIM
 from fakeapi.kinds.pod import POD
 from fakeapi.kinds.poddisruptionbudget import POD_DISRUPTION_BUDGET
 from fakeapi.kinds.replicaset import REPLICA_SET
@@ -94,6 +95,7 @@ KINDS: tuple[Kind, ...] = (
     SERVICE,
     ENDPOINTS,
     ENDPOINT_SLICE,
+    PERSISTENT_VOLUME_CLAIM,
     POD_DISRUPTION_BUDGET,
     HORIZONTAL_POD_AUTOSCALER,
     HORIZONTAL_POD_AUTOSCALER_V1,

@@ -81,6 +81,15 @@ AGGREGATED_CORE_RESOURCES = [
         "subresources": [status_sub("Node")],
     },
     {
+        "resource": "persistentvolumeclaims",
+        "responseKind": kind("PersistentVolumeClaim"),
+        "scope": "Namespaced",
+        "singularResource": "persistentvolumeclaim",
+        "verbs": ALL_VERBS,
+        "shortNames": ["pvc"],
+        "subresources": [status_sub("PersistentVolumeClaim")],
+    },
+    {
         "resource": "pods",
         "responseKind": kind("Pod"),
         "scope": "Namespaced",
@@ -516,6 +525,9 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
                 storageVersionHash="XwShjMxG9Fs=",
             ),
             legacy("nodes/status", "Node", STATUS_VERBS, namespaced=False),
+            legacy("persistentvolumeclaims", "PersistentVolumeClaim", ALL_VERBS, singular="persistentvolumeclaim",
+                   shortNames=["pvc"], storageVersionHash="QWTyNDq0dC4="),
+            legacy("persistentvolumeclaims/status", "PersistentVolumeClaim", STATUS_VERBS),
             legacy(
                 "pods",
                 "Pod",
@@ -640,6 +652,9 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
     controller = {"metadata": {"name": "rc"}, "spec": {"template": {
         "metadata": {"labels": {"app": "rc"}}, "spec": {"containers": [{"name": "c", "image": "nginx"}]}}}}
     assert (await client.post("/api/v1/namespaces/default/replicationcontrollers", json=controller)).status == 201
+    claim = {"metadata": {"name": "data"}, "spec": {"accessModes": ["ReadWriteOnce"],
+                                                     "resources": {"requests": {"storage": "1Gi"}}}}
+    assert (await client.post("/api/v1/namespaces/default/persistentvolumeclaims", json=claim)).status == 201
     listing = await (await client.get("/api/v1")).json()
     paths = {
         "pods": "/api/v1/namespaces/default/pods/p",
@@ -652,6 +667,7 @@ async def test_every_advertised_resource_and_subresource_verb_is_routed(client: 
         "replicationcontrollers": "/api/v1/namespaces/default/replicationcontrollers/rc",
         "services": "/api/v1/namespaces/default/services/kubernetes",
         "endpoints": "/api/v1/namespaces/default/endpoints/kubernetes",
+        "persistentvolumeclaims": "/api/v1/namespaces/default/persistentvolumeclaims/data",
     }
     for entry in listing["resources"]:
         resource, _, sub = entry["name"].partition("/")

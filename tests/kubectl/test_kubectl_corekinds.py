@@ -132,3 +132,21 @@ def test_a_pod_runs_as_its_namespaces_default_account(kubectl: Kubectl) -> None:
     assert refused.rc == 1
     assert refused.err == ('Error from server (Forbidden): pods "sa-ghost" is forbidden: error looking up service '
                            'account default/ghost: serviceaccount "ghost" not found\n')
+
+
+def test_create_get_and_describe_a_persistent_volume_claim(kubectl: Kubectl) -> None:
+    claim = ("apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: data}\n"
+             "spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}\n")
+    assert kubectl.ok("apply", "-f", "-", stdin=claim) == "persistentvolumeclaim/data created\n"
+    listed = kubectl.ok("get", "pvc")
+    assert listed.splitlines()[0].split() == ["NAME", "STATUS", "VOLUME", "CAPACITY", "ACCESS", "MODES",
+                                              "STORAGECLASS", "VOLUMEATTRIBUTESCLASS", "AGE"]
+    assert listed.splitlines()[1].split()[:3] == ["data", "Pending", "<unset>"]
+    assert rows(kubectl.ok("get", "pvc", "-o", "wide"))[1][-1] == "Filesystem"
+    described = kubectl.ok("describe", "pvc", "data")
+    assert re.search(r"^Status:\s+Pending$", described, re.MULTILINE)
+    assert re.search(r"^VolumeMode:\s+Filesystem$", described, re.MULTILINE)
+    refused = kubectl("create", "-f", "-", stdin=claim.replace("name: data", "name: bad").replace(
+        "resources: {requests: {storage: 1Gi}}", "resources: {}"))
+    assert refused.rc == 1 and refused.err == (
+        'The PersistentVolumeClaim "bad" is invalid: spec.resources[storage]: Required value\n')

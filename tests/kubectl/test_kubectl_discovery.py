@@ -41,6 +41,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["events", "ev", "v1", "true", "Event"],
         ["namespaces", "ns", "v1", "false", "Namespace"],
         ["nodes", "no", "v1", "false", "Node"],
+        ["persistentvolumeclaims", "pvc", "v1", "true", "PersistentVolumeClaim"],
         ["pods", "po", "v1", "true", "Pod"],
         ["replicationcontrollers", "rc", "v1", "true", "ReplicationController"],
         ["secrets", "v1", "true", "Secret"],

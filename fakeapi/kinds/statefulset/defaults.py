@@ -3,10 +3,10 @@ the PersistentVolumeClaim defaults of the volume claim templates)."""
 
 from __future__ import annotations
 
+from fakeapi.kinds.persistentvolumeclaim.defaults import default_claim
 from fakeapi.kinds.podtemplate.defaults import default_pod_template
-from fakeapi.machinery.quantity import round_resource_list
 from fakeapi.machinery.types import JSON
-from fakeapi.machinery.validation.values import as_dict, as_list
+from fakeapi.machinery.validation.values import as_list
 
 
 def default_stateful_set(stateful_set: JSON) -> None:
@@ -38,20 +38,4 @@ def default_stateful_set(stateful_set: JSON) -> None:
     default_pod_template(spec.get("template"))
     for claim in as_list(spec.get("volumeClaimTemplates")):
         if isinstance(claim, dict):
-            _default_claim(claim)
-
-
-def _default_claim(claim: JSON) -> None:
-    """SetDefaults_PersistentVolumeClaim and its spec's: phase Pending, volume mode Filesystem."""
-    spec = claim.get("spec")
-    if isinstance(spec, dict):
-        if spec.get("volumeMode") is None:
-            spec["volumeMode"] = "Filesystem"
-        resources = as_dict(spec.get("resources"))
-        round_resource_list(resources.get("requests"))
-        round_resource_list(resources.get("limits"))
-    status = claim.get("status")
-    if status is None:
-        status = claim["status"] = {}
-    if isinstance(status, dict) and not status.get("phase"):
-        status["phase"] = "Pending"
+            default_claim(claim)

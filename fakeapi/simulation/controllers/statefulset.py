@@ -3,7 +3,8 @@
 A StatefulSet's pods are `<set>-<ordinal>` (from spec.ordinals.start), with hostname the pod's name, subdomain
 the serviceName, the labels `controller-revision-hash` (the revision's name), `statefulset.kubernetes.io/pod-name`
 and `apps.kubernetes.io/pod-index`, and a volume per volumeClaimTemplate naming the claim
-`<template>-<set>-<ordinal>` (stored as a PersistentVolumeClaim when the server serves them). With
+`<template>-<set>-<ordinal>`, that claim made first, owned as persistentVolumeClaimRetentionPolicy says
+(statefulclaims.py). With
 OrderedReady, a pod is made only once every lower ordinal is Running and Ready (and available for
 minReadySeconds), and pods beyond `replicas` are deleted from the highest ordinal, one at a time; Parallel
 makes and deletes them at once. A failed pod is deleted and made again. The template's ControllerRevisions
@@ -23,6 +24,13 @@ from fakeapi.simulation.controllers.context import Context
 from fakeapi.simulation.controllers.informers import Informer, Key
 from fakeapi.simulation.controllers.podcontrol import claim_pods, controller_ref, reference, selector
 from fakeapi.simulation.controllers.pods import Pod
+from fakeapi.simulation.controllers.statefulclaims import (
+    claim_name,
+    claim_templates,
+    claims_for,
+    owners_for,
+    template_name,
+)
 
 SERVICE_ACCOUNT = COMPONENT = "statefulset-controller"
 REVISION_LABEL = "controller-revision-hash"
@@ -40,6 +48,7 @@ class StatefulSetController:
         self.sets: Informer[JSON] = context.informers.objects("statefulsets.apps")
         self.revisions: Informer[JSON] = context.informers.objects(history.REVISIONS)
         self.pods: Informer[Pod] = context.informers.pods()
+        self.claims: Informer[JSON] = context.informers.objects("persistentvolumeclaims")
         self.sets.add_handler(self._set_changed)
         self.pods.add_handler(self._pod_changed)
 
@@ -121,6 +130,7 @@ class StatefulSetController:
                 if ordered:
                     return
                 continue
+            self._update_claim_owners(sts, pod.name, pod.uid, scaled_down=False)
             if pod.deleting and ordered:
                 return
             if ordered and not (pod.phase == "Running" and pod.available(min_ready, now)):
@@ -132,6 +142,7 @@ class StatefulSetController:
                 if ordered:
                     return
                 continue
+            self._update_claim_owners(sts, pod.name, pod.uid, scaled_down=True)
             self._delete_pod(sts, pod)
             if ordered:
                 return
@@ -163,13 +174,15 @@ class StatefulSetController:
         namespace = sts["metadata"].get("namespace", "")
         self._create_claims(sts, pod)
         try:
-            self.client.create("pods", namespace, pod)
+            created = self.client.create("pods", namespace, pod)
         except AlreadyExists:
             return
         except StatusError as error:
             self.events.warning(reference(sts), "FailedCreate", f"create Pod {pod['metadata']['name']} in "
                                 f"StatefulSet {sts['metadata']['name']} failed error: {error.message}")
             raise
+        self._update_claim_owners(sts, created["metadata"]["name"], created["metadata"].get("uid", ""),
+                                  scaled_down=False)
         self.events.normal(reference(sts), "SuccessfulCreate",
                            f"create Pod {pod['metadata']['name']} in StatefulSet {sts['metadata']['name']} successful")
 
@@ -193,35 +206,54 @@ class StatefulSetController:
         if service:
             pod_spec["subdomain"] = service
         volumes: list[JSON] = [v for v in pod_spec.get("volumes") or []
-                               if v.get("name") not in {_claim_template_name(c) for c in _claim_templates(sts)}]
-        for claim in _claim_templates(sts):
-            volumes.append({"name": _claim_template_name(claim), "persistentVolumeClaim": {
-                "claimName": f"{_claim_template_name(claim)}-{name}"}})
+                               if v.get("name") not in {template_name(c) for c in claim_templates(sts)}]
+        for claim in claim_templates(sts):
+            volumes.append({"name": template_name(claim), "persistentVolumeClaim": {
+                "claimName": claim_name(claim, name)}})
         if volumes:
             pod_spec["volumes"] = volumes
         return {"apiVersion": "v1", "kind": "Pod", "metadata": meta, "spec": pod_spec}
 
     def _create_claims(self, sts: JSON, pod: JSON) -> None:
-        """The pod's PersistentVolumeClaims, when the server serves them."""
-        if not _claim_templates(sts) or self.context.api.kinds.get("persistentvolumeclaims") is None:
-            return
+        """createPersistentVolumeClaims: the pod's claims that are missing, before the pod."""
         namespace = sts["metadata"].get("namespace", "")
-        for template in _claim_templates(sts):
-            claim = copy.deepcopy(template)
-            claim_name = f"{_claim_template_name(template)}-{pod['metadata']['name']}"
-            meta: JSON = claim.setdefault("metadata", {})
-            meta["name"] = claim_name
-            labels = dict(meta.get("labels") or {})
-            labels.update({key: value for key, value in (sts.get("spec") or {}).get("selector", {})
-                           .get("matchLabels", {}).items()})
-            meta["labels"] = labels
-            claim.pop("status", None)
+        for claim in claims_for(sts, pod["metadata"]["name"]):
+            name = claim["metadata"]["name"]
+            if self.claims.get(namespace, name) is not None:
+                continue
             try:
                 self.client.create("persistentvolumeclaims", namespace, claim)
             except AlreadyExists:
                 continue
-            self.events.normal(reference(sts), "SuccessfulCreate", f"create Claim {claim_name} Pod "
+            except StatusError as error:
+                self.events.warning(reference(sts), "FailedCreate", f"create Claim {name} for Pod "
+                                    f"{pod['metadata']['name']} in StatefulSet {sts['metadata']['name']} failed "
+                                    f"error: {error.message}")
+                raise
+            self.events.normal(reference(sts), "SuccessfulCreate", f"create Claim {name} Pod "
                                f"{pod['metadata']['name']} in StatefulSet {sts['metadata']['name']} success")
+
+    def _update_claim_owners(self, sts: JSON, pod_name: str, pod_uid: str, scaled_down: bool) -> None:
+        """UpdatePodClaimForRetentionPolicy: each claim of the pod owned as the retention policy says."""
+        namespace = sts["metadata"].get("namespace", "")
+        pod = {"metadata": {"name": pod_name, "uid": pod_uid}}
+        for template in claim_templates(sts):
+            stored = self.claims.get(namespace, claim_name(template, pod_name))
+            if stored is None:
+                continue
+            owners = owners_for(stored, sts, pod, scaled_down)
+            current = (stored.get("metadata") or {}).get("ownerReferences") or []
+            if owners is None or owners == current:
+                continue
+            claim = copy.deepcopy(stored)
+            if owners:
+                claim["metadata"]["ownerReferences"] = owners
+            else:
+                claim["metadata"].pop("ownerReferences", None)
+            try:
+                self.client.update("persistentvolumeclaims", namespace, claim["metadata"]["name"], claim)
+            except NotFound:
+                continue
 
     def _delete_pod(self, sts: JSON, pod: Pod) -> None:
         try:
@@ -261,15 +293,6 @@ class StatefulSetController:
         sts["metadata"]["resourceVersion"] = stored["metadata"]["resourceVersion"]
         self.client.update("statefulsets", sts["metadata"].get("namespace", ""), sts["metadata"]["name"], sts,
                            subresource="status", group="apps")
-
-
-def _claim_templates(sts: JSON) -> list[JSON]:
-    templates: list[JSON] = (sts.get("spec") or {}).get("volumeClaimTemplates") or []
-    return templates
-
-
-def _claim_template_name(template: JSON) -> str:
-    return str((template.get("metadata") or {}).get("name", ""))
 
 
 def _ordinal(sts: JSON, pod_name: str) -> int | None:
