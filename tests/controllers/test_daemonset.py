@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from typing import Any
 
@@ -122,3 +123,43 @@ def test_a_failed_daemon_pod_is_killed_and_made_again(cluster: FakeAPIServer, ap
             f"Found failed daemon pod default/{victim} on node node-1, will try to kill it") in events_of(core, "web")
     cluster.clock.advance(3)
     assert placed(core)["node-1"] != victim
+
+
+def test_a_surging_rolling_update_starts_the_new_pod_before_deleting_the_old(cluster: FakeAPIServer, apps: Any,
+                                                                             core: Any) -> None:
+    template = workloads.template()
+    template["spec"]["containers"][0]["readinessProbe"] = {"httpGet": {"port": 80}, "initialDelaySeconds": 5}
+    apps.create_namespaced_daemon_set("default", workloads.daemon_set(template=template, updateStrategy={
+        "type": "RollingUpdate", "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 0}}))
+    cluster.clock.advance(7)
+    apps.patch_namespaced_daemon_set("web", "default", {"spec": {"template": {"spec": {
+        "containers": [{"name": "web", "image": "nginx:1.28"}]}}}})
+
+    def on_nodes() -> list[tuple[str, str, bool]]:
+        return sorted((p.spec.node_name, p.spec.containers[0].image, p.metadata.deletion_timestamp is not None)
+                      for p in core.list_namespaced_pod("default").items)
+
+    assert on_nodes() == [("node-1", "nginx:1.27", False), ("node-1", "nginx:1.28", False),
+                          ("node-2", "nginx:1.27", False), ("node-3", "nginx:1.27", False)]
+    cluster.clock.advance(4)  # not ready yet: the old pod stays, no other node surges
+    assert len(on_nodes()) == 4 and not any(deleting for _node, _image, deleting in on_nodes())
+    assert apps.read_namespaced_daemon_set("web", "default").status.number_available == 3
+    cluster.clock.advance(2)  # ready: the old pod on node-1 goes, node-2 surges
+    assert ("node-1", "nginx:1.27", True) in on_nodes() and ("node-2", "nginx:1.28", False) in on_nodes()
+    for _ in range(20):  # no node is ever without a ready pod
+        cluster.clock.advance(1)
+        assert {p.spec.node_name for p in core.list_namespaced_pod("default").items
+                if any(c.type == "Ready" and c.status == "True" for c in p.status.conditions or [])} == {
+            "node-1", "node-2", "node-3"}
+    assert on_nodes() == [("node-1", "nginx:1.28", False), ("node-2", "nginx:1.28", False),
+                          ("node-3", "nginx:1.28", False)]
+
+
+def test_max_surge_and_max_unavailable_may_not_both_be_set(apps: Any) -> None:
+    manifest = workloads.daemon_set(updateStrategy={"type": "RollingUpdate",
+                                                    "rollingUpdate": {"maxSurge": 1, "maxUnavailable": 1}})
+    with pytest.raises(k8s.ApiException) as refused:
+        apps.create_namespaced_daemon_set("default", manifest)
+    assert refused.value.status == 422 and json.loads(refused.value.body)["message"] == (
+        'DaemonSet.apps "web" is invalid: spec.updateStrategy.rollingUpdate.maxSurge: Invalid value: '
+        'intstr.IntOrString{Type:0, IntVal:1, StrVal:""}: may not be set when maxUnavailable is non-zero')

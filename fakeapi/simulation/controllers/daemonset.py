@@ -9,13 +9,16 @@ network-unavailable for host-network pods, all `Exists`). Each pod (`<ds>-<5 ran
 its node by a required `metadata.name` node affinity and bound by the scheduler. A node that stops fitting
 loses its pod (unless the pod tolerates the node's NoExecute taints: it keeps running), a failed pod is
 deleted (`FailedDaemonPod`) and made again, a second pod on a node is deleted. RollingUpdate replaces old
-pods within maxUnavailable (not available ones first); OnDelete waits for the user. Old revisions beyond
-revisionHistoryLimit are deleted. maxSurge is not reproduced (pods are replaced, never surged).
+pods within maxUnavailable (not available ones first); with maxSurge, a new pod starts beside the old one
+(on at most maxSurge nodes at a time, at once where the old pod is unavailable) and the old one is deleted
+once the new one is available. OnDelete waits for the user. Old revisions beyond revisionHistoryLimit are
+deleted.
 """
 
 from __future__ import annotations
 
 import copy
+from datetime import datetime
 
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation import predicates
@@ -148,13 +151,18 @@ class DaemonSetController:
                         to_delete.append(pod)
                     else:
                         running.append(pod)
-                to_delete.extend(running[1:])
+                to_delete.extend(_extra_pods(ds, running, revision_hash, self.context.now()))
             elif daemon_pods:
                 to_delete.extend(pod for pod in daemon_pods if not pod.deleting)
         for pod in to_delete:
             self.pod_control.delete(namespace, pod.name, ds)
+        self._create_on(ds, to_create, revision_hash)
+
+    def _create_on(self, ds: JSON, node_names: list[str], revision_hash: str) -> None:
+        """syncNodes: a pod of the current revision on each of these nodes."""
+        namespace = ds["metadata"].get("namespace", "")
         template = (ds.get("spec") or {}).get("template") or {}
-        for node_name in to_create:
+        for node_name in node_names:
             manifest = pod_from_template(template, ds, controller_ref(ds))
             labels = manifest["metadata"].setdefault("labels", {})
             generation = (ds["metadata"].get("annotations") or {}).get(TEMPLATE_GENERATION)
@@ -175,6 +183,10 @@ class DaemonSetController:
         now = self.context.now()
         desired = sum(1 for node in nodes if should_run_on(ds, node)[0])
         rolling: JSON = (spec.get("updateStrategy") or {}).get("rollingUpdate") or {}
+        max_surge = int_or_percent(rolling.get("maxSurge") or 0, desired, True)
+        if max_surge > 0:
+            self._surge(ds, nodes, by_node, revision_hash, max_surge)
+            return
         max_unavailable = int_or_percent(rolling.get("maxUnavailable", 1), desired, True)
         unavailable = 0
         replace: list[Pod] = []
@@ -196,6 +208,44 @@ class DaemonSetController:
         namespace = ds["metadata"].get("namespace", "")
         for pod in replace + candidates[:room]:
             self.pod_control.delete(namespace, pod.name, ds)
+
+    def _surge(self, ds: JSON, nodes: list[JSON], by_node: dict[str, list[Pod]], revision_hash: str,
+               max_surge: int) -> None:
+        """rollingUpdate with surge: a new pod beside each old one, at once where the old one is unavailable
+        and on at most maxSurge nodes otherwise; an old pod goes once the new one on its node is available."""
+        min_ready = int((ds.get("spec") or {}).get("minReadySeconds") or 0)
+        now = self.context.now()
+        fits = {node["metadata"]["name"]: should_run_on(ds, node)[0] for node in nodes}
+        to_delete: list[Pod] = []
+        allowed: list[str] = []
+        candidates: list[str] = []
+        surging = 0
+        for node_name in sorted(by_node):
+            pods = [pod for pod in by_node[node_name] if not pod.deleting]
+            new = [pod for pod in pods if pod.labels.get(HASH_LABEL) == revision_hash]
+            old = [pod for pod in pods if pod.labels.get(HASH_LABEL) != revision_hash]
+            if len(new) > 1 or len(old) > 1:
+                surging += 1  # the manage loop cleans this node up
+                continue
+            if not old:
+                continue
+            if not new:
+                if not old[0].available(min_ready, now):
+                    if fits.get(node_name):
+                        allowed.append(node_name)
+                    else:
+                        to_delete.append(old[0])
+                elif fits.get(node_name) and surging < max_surge:
+                    candidates.append(node_name)
+            elif not new[0].available(min_ready, now):
+                surging += 1  # waiting for the new pod to be available
+            else:
+                to_delete.append(old[0])
+        room = max(0, min(max_surge - surging, len(candidates)))
+        namespace = ds["metadata"].get("namespace", "")
+        for pod in to_delete:
+            self.pod_control.delete(namespace, pod.name, ds)
+        self._create_on(ds, allowed + candidates[:room], revision_hash)
 
     def _cleanup_history(self, ds: JSON, old: list[JSON]) -> None:
         limit = int((ds.get("spec") or {}).get("revisionHistoryLimit", 10))
@@ -282,6 +332,28 @@ def pin_to_node(spec: JSON, node: str) -> None:
     affinity: JSON = spec.setdefault("affinity", {})
     node_affinity: JSON = affinity.setdefault("nodeAffinity", {})
     node_affinity.setdefault("requiredDuringSchedulingIgnoredDuringExecution", {})["nodeSelectorTerms"] = terms
+
+
+def _extra_pods(ds: JSON, running: list[Pod], revision_hash: str, now: datetime) -> list[Pod]:
+    """The running pods of one node beyond the one it keeps. With maxSurge, an old pod and a new one may run
+    together while the new one is not yet available and the old one is ready (upstream's podsShouldBeOnNode)."""
+    rolling: JSON = (((ds.get("spec") or {}).get("updateStrategy") or {}).get("rollingUpdate")) or {}
+    if rolling.get("maxSurge") in (None, 0, "0", "0%"):
+        return running[1:]
+    extra: list[Pod] = []
+    oldest_new = oldest_old = None
+    for pod in running:
+        if pod.labels.get(HASH_LABEL) == revision_hash and oldest_new is None:
+            oldest_new = pod
+        elif pod.labels.get(HASH_LABEL) != revision_hash and oldest_old is None:
+            oldest_old = pod
+        else:
+            extra.append(pod)
+    min_ready = int((ds.get("spec") or {}).get("minReadySeconds") or 0)
+    if oldest_new is not None and oldest_old is not None and (
+            not oldest_old.ready or oldest_new.available(min_ready, now)):
+        extra.append(oldest_old)
+    return extra
 
 
 def _target_node(pod: Pod) -> str:
