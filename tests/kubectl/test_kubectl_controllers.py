@@ -78,6 +78,38 @@ def test_a_deployment_rolls_out_and_back(cluster_kubectl: Kubectl) -> None:
     kubectl.ok("delete", "deployment", "web", "--timeout=30s")
 
 
+def test_undo_to_a_revision_renumbers_its_replica_set_and_keeps_its_history(cluster_kubectl: Kubectl) -> None:
+    kubectl = cluster_kubectl
+    kubectl.ok("apply", "-f", kubectl.write("undo.yaml", DEPLOYMENT.replace("name: web}", "name: undo}")))
+    rollout_status(kubectl, "deployment/undo")
+    for image in ("nginx:1.28", "nginx:1.29"):
+        kubectl.ok("set", "image", "deployment/undo", f"web={image}")
+        rollout_status(kubectl, "deployment/undo")
+    assert kubectl.ok("rollout", "undo", "deployment/undo", "--to-revision=1") == "deployment.apps/undo rolled back\n"
+    rollout_status(kubectl, "deployment/undo")
+    assert kubectl.ok("rollout", "history", "deployment/undo") == (
+        "deployment.apps/undo \nREVISION  CHANGE-CAUSE\n2         <none>\n3         <none>\n4         <none>\n\n")
+    sets = json.loads(kubectl.ok("get", "replicasets", "-o", "json"))["items"]
+    annotations = {rs["spec"]["template"]["spec"]["containers"][0]["image"]: rs["metadata"]["annotations"]
+                   for rs in sets if rs["metadata"]["name"].startswith("undo-")}
+    assert annotations["nginx:1.27"]["deployment.kubernetes.io/revision"] == "4"
+    assert annotations["nginx:1.27"]["deployment.kubernetes.io/revision-history"] == "1"
+    assert "deployment.kubernetes.io/revision-history" not in annotations["nginx:1.29"]
+    deployment = json.loads(kubectl.ok("get", "deployment", "undo", "-o", "json"))
+    assert deployment["metadata"]["annotations"]["deployment.kubernetes.io/revision"] == "4"
+    assert kubectl.ok("rollout", "undo", "deployment/undo") == "deployment.apps/undo rolled back\n"  # back to 3
+    rollout_status(kubectl, "deployment/undo")
+    sets = json.loads(kubectl.ok("get", "replicasets", "-o", "json"))["items"]
+    revisions = {rs["spec"]["template"]["spec"]["containers"][0]["image"]: (
+        rs["metadata"]["annotations"]["deployment.kubernetes.io/revision"],
+        rs["metadata"]["annotations"].get("deployment.kubernetes.io/revision-history"))
+        for rs in sets if rs["metadata"]["name"].startswith("undo-")}
+    assert revisions == {"nginx:1.27": ("4", "1"), "nginx:1.28": ("2", None), "nginx:1.29": ("5", "3")}
+    refused = kubectl("rollout", "undo", "deployment/undo", "--to-revision=9")
+    assert (refused.rc, refused.err) == (1, "error: unable to find specified revision 9 in history\n")
+    kubectl.ok("delete", "deployment", "undo", "--timeout=30s")
+
+
 def test_pause_resume_and_restart(cluster_kubectl: Kubectl) -> None:
     kubectl = cluster_kubectl
     kubectl.ok("apply", "-f", kubectl.write("web.yaml", DEPLOYMENT.replace("name: web}", "name: paused}")))
