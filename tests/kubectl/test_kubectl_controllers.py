@@ -178,6 +178,59 @@ def test_a_daemon_set_and_a_stateful_set_roll_out(cluster_kubectl: Kubectl) -> N
     kubectl.ok("delete", "statefulset", "db", "--timeout=30s")
 
 
+CLAIMED_SET = STATEFUL_SET.replace("name: db}", "name: claimed}").replace("app: db", "app: claimed") + """\
+  persistentVolumeClaimRetentionPolicy: {whenDeleted: Delete}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec: {accessModes: [ReadWriteOnce], resources: {requests: {storage: 1Gi}}}
+"""
+FAILING_JOB = """apiVersion: batch/v1
+kind: Job
+metadata: {name: fails}
+spec:
+  podFailurePolicy:
+    rules:
+    - action: FailJob
+      onExitCodes: {containerName: main, operator: In, values: [42]}
+  template:
+    metadata: {annotations: {fakeapi.dev/exit-after: 1s, fakeapi.dev/exit-code: "42"}}
+    spec:
+      restartPolicy: Never
+      containers: [{name: main, image: "busybox:1.36"}]
+"""
+
+
+def test_a_stateful_set_gets_a_claim_per_pod_that_goes_with_it(cluster_kubectl: Kubectl) -> None:
+    kubectl = cluster_kubectl
+    kubectl.ok("apply", "-f", kubectl.write("claimed.yaml", CLAIMED_SET))
+    rollout_status(kubectl, "statefulset/claimed")
+    listed = [line.split() for line in kubectl.ok("get", "pvc", "-l", "app=claimed").splitlines()]
+    assert [row[:2] for row in listed[1:]] == [["data-claimed-0", "Pending"], ["data-claimed-1", "Pending"]]
+    volume = kubectl.ok("get", "pod", "claimed-1", "-o", "jsonpath={.spec.volumes[0]}")
+    assert json.loads(volume) == {"name": "data", "persistentVolumeClaim": {"claimName": "data-claimed-1"}}
+    kubectl.ok("delete", "statefulset", "claimed", "--timeout=30s")
+    kubectl.ok("wait", "--for=delete", "pvc/data-claimed-0", "pvc/data-claimed-1", "--timeout=30s")
+
+
+def test_a_pod_failure_policy_fails_the_job_with_its_rule(cluster_kubectl: Kubectl) -> None:
+    kubectl = cluster_kubectl
+    on_failure = FAILING_JOB.replace("restartPolicy: Never", "restartPolicy: OnFailure")
+    refused = kubectl("create", "-f", "-", stdin=on_failure)
+    assert (refused.rc, refused.err) == (1, 'The Job "fails" is invalid: spec.template.spec.restartPolicy: '
+                                            'Invalid value: "OnFailure": only "Never" is supported when '
+                                            'podFailurePolicy is specified\n')
+    kubectl.ok("create", "-f", "-", stdin=FAILING_JOB)
+    waited = kubectl.ok("wait", "--for=condition=Failed", "job/fails", "--timeout=30s")
+    assert waited == "job.batch/fails condition met\n"
+    pod = kubectl.ok("get", "pods", "-l", "job-name=fails", "-o", "jsonpath={.items[0].metadata.name}")
+    conditions = json.loads(kubectl.ok("get", "job", "fails", "-o", "jsonpath={.status.conditions}"))
+    message = f"Container main for pod default/{pod} failed with exit code 42 matching FailJob rule at index 0"
+    assert [(c["type"], c["reason"], c["message"]) for c in conditions] == [
+        ("FailureTarget", "PodFailurePolicy", message), ("Failed", "PodFailurePolicy", message)]
+    assert kubectl.ok("get", "job", "fails", "--no-headers").split()[:3] == ["fails", "Failed", "0/1"]
+    kubectl.ok("delete", "job", "fails", "--timeout=30s")
+
+
 GUARDED = DEPLOYMENT.replace("name: web}", "name: guarded}") + """---
 apiVersion: policy/v1
 kind: PodDisruptionBudget
