@@ -35,6 +35,7 @@ from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
 from fakeapi.kinds.poddisruptionbudget import POD_DISRUPTION_BUDGET
+from fakeapi.kinds.rbac import CLUSTER_ROLE, CLUSTER_ROLE_BINDING, ROLE, ROLE_BINDING
 from fakeapi.kinds.replicaset import REPLICA_SET
 from fakeapi.kinds.replicationcontroller import REPLICATION_CONTROLLER
 from fakeapi.kinds.secret import SECRET
@@ -95,6 +96,10 @@ KINDS: tuple[Kind, ...] = (
     HORIZONTAL_POD_AUTOSCALER,
     HORIZONTAL_POD_AUTOSCALER_V1,
     CUSTOM_RESOURCE_DEFINITION,
+    ROLE,
+    CLUSTER_ROLE,
+    ROLE_BINDING,
+    CLUSTER_ROLE_BINDING,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
