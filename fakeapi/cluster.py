@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.clusterroleaggregation import ClusterRoleAggregation
 from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.kubernetesservice import DEFAULT_ADVERTISE_ADDRESS, KubernetesService
@@ -35,7 +37,8 @@ from fakeapi.kinds.namespace import NAMESPACE
 from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
 from fakeapi.kinds.poddisruptionbudget import POD_DISRUPTION_BUDGET
-from fakeapi.kinds.rbac import CLUSTER_ROLE, CLUSTER_ROLE_BINDING, ROLE, ROLE_BINDING
+from fakeapi.kinds.rbac import CLUSTER_ROLE, CLUSTER_ROLE_BINDING, RBAC_GROUP, ROLE, ROLE_BINDING
+from fakeapi.kinds.rbac.bootstrap import CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES
 from fakeapi.kinds.replicaset import REPLICA_SET
 from fakeapi.kinds.replicationcontroller import REPLICATION_CONTROLLER
 from fakeapi.kinds.secret import SECRET
@@ -58,6 +61,7 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
+from fakeapi.registry.authorization.modes import ServerAuthorizer
 from fakeapi.registry.generic import Registry, WriteHooks
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
@@ -104,9 +108,14 @@ KINDS: tuple[Kind, ...] = (
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
 NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("configmaps", CONFIG_MAP_NAME)})
-# (resource, namespace, name) of what the server itself keeps: the `kubernetes` Service and its endpoints
+# (resource, namespace, name) of what the server itself keeps: the `kubernetes` Service and its endpoints, and
+# the bootstrap RBAC policy
 SERVER_OBJECTS = frozenset({(resource, KUBERNETES_NAMESPACE, KUBERNETES_NAME)
-                            for resource in ("services", "endpoints", "endpointslices")})
+                            for resource in ("services", "endpoints", "endpointslices")} |
+                           {(resource, "", obj["metadata"]["name"])
+                            for resource, objects in (("clusterroles", CLUSTER_ROLES),
+                                                      ("clusterrolebindings", CLUSTER_ROLE_BINDINGS))
+                            for obj in objects})
 
 
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
@@ -134,6 +143,7 @@ class Api:
     namespace_controller: NamespaceController = field(init=False)
     kubernetes_service: KubernetesService = field(init=False)
     crd_controller: CustomResourceDefinitionController = field(init=False)
+    authorizer: ServerAuthorizer = field(init=False)  # --authorization-mode
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -200,12 +210,17 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
               service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
               advertise_address=config.advertise_address)
     api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
+    api.authorizer = ServerAuthorizer(config.authorization_modes, store)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)
     for kind in KINDS:
         api.kinds.add(kind)
     start_namespace_content_controllers(api)
     seed_namespaces(api)
+    aggregation = ClusterRoleAggregation(api.registry("clusterroles", RBAC_GROUP))
+    store.subscribe(aggregation.on_event)
+    seed_bootstrap_policy(api)
+    aggregation.sync()  # (a restarted server's roles may have changed while it was down)
     api.namespace_controller = NamespaceController(
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
@@ -266,6 +281,7 @@ def start_namespace_content_controllers(api: Api) -> None:
 def seed_initial_objects(api: Api) -> None:
     """What a fresh server has: the initial namespaces (and their content) and the `kubernetes` Service."""
     seed_namespaces(api)
+    seed_bootstrap_policy(api)
     api.kubernetes_service.sync()
 
 
@@ -279,3 +295,16 @@ def seed_namespaces(api: Api) -> None:
                 namespaces.create("", {"metadata": {"name": name}}, WriteOptions())
             except AlreadyExists:
                 pass  # another server sharing the store made it meanwhile
+
+
+def seed_bootstrap_policy(api: Api) -> None:
+    """The bootstrap ClusterRoles and ClusterRoleBindings that are missing (all of them in a new store), as
+    upstream's RBAC post-start hook creates them."""
+    for resource, objects in (("clusterroles", CLUSTER_ROLES), ("clusterrolebindings", CLUSTER_ROLE_BINDINGS)):
+        registry = api.registry(resource, RBAC_GROUP)
+        for obj in objects:
+            if registry.find("", obj["metadata"]["name"]) is None:
+                try:
+                    registry.create("", copy.deepcopy(obj), WriteOptions())
+                except AlreadyExists:
+                    pass  # another server sharing the store made it meanwhile
