@@ -142,3 +142,79 @@ async def test_bootstrap_policy_is_labelled_and_annotated(rbac: Any) -> None:
     binding = await (await rbac.get(f"{RBAC}/clusterrolebindings/cluster-admin", headers=auth("admin"))).json()
     assert binding["subjects"] == [{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group",
                                     "name": "system:masters"}]
+
+
+# ---- reviews answer from the same authorizer
+
+AUTHZ = "/apis/authorization.k8s.io/v1"
+
+
+async def test_a_subject_access_review_answers_rbacs_decision_and_reason(rbac: Any) -> None:
+    review = {"spec": {"user": "someone", "groups": ["system:masters"],
+                       "resourceAttributes": {"verb": "get", "resource": "pods", "namespace": "default"}}}
+    answer = await (await rbac.post(f"{AUTHZ}/subjectaccessreviews", json=review, headers=auth("admin"))).json()
+    assert answer["status"] == {"allowed": True}  # system:masters: the privileged group, no reason
+    review["spec"] = {"user": "jane", "groups": ["g"], "nonResourceAttributes": {"verb": "get", "path": "/version"}}
+    answer = await (await rbac.post(f"{AUTHZ}/subjectaccessreviews", json=review, headers=auth("admin"))).json()
+    assert answer["status"] == {"allowed": False}  # not authenticated: only system:authenticated may read it
+    review["spec"]["groups"] = ["system:authenticated"]
+    answer = await (await rbac.post(f"{AUTHZ}/subjectaccessreviews", json=review, headers=auth("admin"))).json()
+    assert answer["status"] == {"allowed": True, "reason": 'RBAC: allowed by ClusterRoleBinding "system:discovery" '
+                                                           'of ClusterRole "system:discovery" to Group '
+                                                           '"system:authenticated"'}
+
+
+async def test_a_local_subject_access_review_is_served_in_its_namespace(rbac: Any) -> None:
+    review = {"spec": {"user": "jane", "resourceAttributes": {"verb": "list", "resource": "pods",
+                                                              "namespace": "default"}}}
+    response = await rbac.post(f"{AUTHZ}/namespaces/default/localsubjectaccessreviews", json=review,
+                               headers=auth("admin"))
+    assert response.status == 201, await response.text()
+    answer = await response.json()
+    assert (answer["kind"], answer["metadata"]["namespace"], answer["status"]) == (
+        "LocalSubjectAccessReview", "default", {"allowed": False})
+    response = await rbac.post(f"{AUTHZ}/namespaces/other/localsubjectaccessreviews",
+                               json={**review, "metadata": {"namespace": "other"}}, headers=auth("admin"))
+    assert response.status == 422
+    assert (await response.json())["message"] == (
+        '.authorization.k8s.io "" is invalid: spec.resourceAttributes.namespace: '
+        'Invalid value: "default": must match metadata.namespace')
+
+
+async def test_self_subject_access_and_rules_reviews_answer_for_the_caller(rbac: Any) -> None:
+    review = {"spec": {"resourceAttributes": {"verb": "list", "resource": "pods", "namespace": "default"}}}
+    answer = await (await rbac.post(f"{AUTHZ}/selfsubjectaccessreviews", json=review, headers=auth("jane"))).json()
+    assert answer["status"] == {"allowed": False}
+    rules = await (await rbac.post(f"{AUTHZ}/selfsubjectrulesreviews", json={"spec": {"namespace": "default"}},
+                                   headers=auth("jane"))).json()
+    assert rules["status"]["incomplete"] is False
+    assert {"verbs": ["create"], "apiGroups": ["authorization.k8s.io"],
+            "resources": ["selfsubjectaccessreviews", "selfsubjectrulesreviews"]} in rules["status"]["resourceRules"]
+    assert {"verbs": ["get"], "nonResourceURLs": ["/healthz", "/livez", "/readyz", "/version", "/version/"]} in \
+        rules["status"]["nonResourceRules"]
+    assert all("pods" not in rule.get("resources", []) for rule in rules["status"]["resourceRules"])
+
+
+# ---- impersonation
+
+
+async def test_impersonation_needs_the_impersonate_verb(rbac: Any) -> None:
+    headers = {**auth("jane"), "Impersonate-User": "bob"}
+    status = await forbidden(await rbac.get("/api/v1/pods", headers=headers))
+    assert status["message"] == ('users "bob" is forbidden: User "jane" cannot impersonate resource "users" in API '
+                                 'group "" at the cluster scope')
+    headers = {**auth("jane"), "Impersonate-User": "system:serviceaccount:ns:robot"}
+    status = await forbidden(await rbac.get("/api/v1/pods", headers=headers))
+    assert status["message"] == ('serviceaccounts "robot" is forbidden: User "jane" cannot impersonate resource '
+                                 '"serviceaccounts" in API group "" in the namespace "ns"')
+
+
+async def test_an_impersonated_user_is_who_the_server_sees(rbac: Any) -> None:
+    headers = {**auth("admin"), "Impersonate-User": "bob", "Impersonate-Group": "dev",
+               "Impersonate-Extra-Scopes": "view"}
+    review = await (await rbac.post("/apis/authentication.k8s.io/v1/selfsubjectreviews", json={},
+                                    headers=headers)).json()
+    assert review["status"]["userInfo"] == {"username": "bob", "groups": ["dev", "system:authenticated"],
+                                            "extra": {"scopes": ["view"]}}
+    status = await forbidden(await rbac.get("/api/v1/nodes", headers=headers))
+    assert status["message"].startswith('nodes is forbidden: User "bob" cannot list')

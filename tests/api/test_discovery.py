@@ -220,9 +220,9 @@ EVENTS_GROUP = {
 
 
 
-def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
+def review(group: str, resource: str, kind_name: str, scope: str = "Cluster") -> dict[str, Any]:
     return {"resource": resource, "responseKind": {"group": group, "version": "v1", "kind": kind_name},
-            "scope": "Cluster", "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
+            "scope": scope, "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
 
 
 def served(group: str, resource: str, kind_name: str, *subresources: str, short: tuple[str, ...] = (),
@@ -324,6 +324,7 @@ AGGREGATED_GROUPS = [
                                  review(AUTHN, "tokenreviews", "TokenReview")]}]},
     {"metadata": {"name": AUTHZ, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current", "resources": [
+         review(AUTHZ, "localsubjectaccessreviews", "LocalSubjectAccessReview", scope="Namespaced"),
          review(AUTHZ, "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
          review(AUTHZ, "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
@@ -406,6 +407,8 @@ async def test_a_group_version_answers_its_legacy_resource_list(client: Any, pat
     assert await response.json() == {
         "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "authorization.k8s.io/v1",
         "resources": [
+            legacy("localsubjectaccessreviews", "LocalSubjectAccessReview", ["create"],
+                   singular="localsubjectaccessreview"),
             legacy("selfsubjectaccessreviews", "SelfSubjectAccessReview", ["create"], namespaced=False,
                    singular="selfsubjectaccessreview"),
             legacy("selfsubjectrulesreviews", "SelfSubjectRulesReview", ["create"], namespaced=False,

@@ -4,8 +4,11 @@ privileged group `system:masters` unless the only mode is AlwaysAllow."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from fakeapi.kinds.rbac.bootstrap import NODE_RULES
+from fakeapi.kinds.rbac.bootstrap import NODE_RULES, rule, urls
+from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import UserInfo
 from fakeapi.registry.authorization.attributes import Attributes
 from fakeapi.registry.authorization.decision import (
     ALLOW,
@@ -16,7 +19,7 @@ from fakeapi.registry.authorization.decision import (
     PrivilegedGroups,
     Union,
 )
-from fakeapi.registry.authorization.node import NodeAuthorizer
+from fakeapi.registry.authorization.node import NODE_PREFIX, NODES_GROUP, NodeAuthorizer
 from fakeapi.registry.authorization.rbac import RBACAuthorizer
 from fakeapi.storage.store import Store
 
@@ -60,6 +63,31 @@ class ServerAuthorizer:
         if self.always_allows:
             return ALLOWED
         return self.union.authorize(attrs)
+
+    def rules_for(self, user: UserInfo, namespace: str) -> RuleList:
+        """What `user` may do in `namespace`, as each mode can tell it (upstream's union RuleResolver)."""
+        rules: list[JSON] = []
+        incomplete = False
+        errors: list[str] = []
+        for mode in self.modes:
+            if mode == ALWAYS_ALLOW:
+                rules += [rule("*", "*", "*"), urls("*", "*")]
+            elif mode == NODE and user.username.startswith(NODE_PREFIX) and NODES_GROUP in user.groups:
+                incomplete = True
+                errors.append("node authorizer does not support user rule resolution")
+            elif mode == RBAC and self.rbac is not None:
+                found, missing = self.rbac.rules_for(user, namespace)
+                rules += found
+                errors += missing
+        error = "" if not errors else errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
+        return RuleList(rules, incomplete or bool(errors), error)
+
+
+@dataclass(frozen=True)
+class RuleList:
+    rules: list[JSON]  # PolicyRules
+    incomplete: bool
+    error: str
 
 
 ALLOWED = Decision(ALLOW)
