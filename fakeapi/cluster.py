@@ -61,6 +61,7 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
+from fakeapi.registry.authorization.escalation import EscalationCheck
 from fakeapi.registry.authorization.modes import ServerAuthorizer
 from fakeapi.registry.generic import Registry, WriteHooks
 from fakeapi.registry.kinds import KindRegistry
@@ -152,6 +153,8 @@ class Api:
         hooks: WriteHooks | None = None
         if kind.storage_resource == SERVICE.storage_resource:
             hooks = ServiceAllocation(self.store, self.service_ranges, self.ids.below)
+        elif kind.info.group == RBAC_GROUP:
+            hooks = EscalationCheck(self.authorizer, kind.info)
         return Registry(self.store, kind, self.clock, self.ids, self.admission, hooks=hooks)
 
     def publish_address(self, host: str, port: int) -> None:

@@ -153,7 +153,7 @@ class Client:
         return self.api.registry(resource, group, version)
 
     def _options(self) -> WriteOptions:
-        return WriteOptions(field_manager=self.component.manager)
+        return WriteOptions(field_manager=self.component.manager, user=self.component.user)
 
     def _send(self, method: str, path: str, body: JSON, content_type: str, status: int, call: Callable[[], T]) -> T:
         """Record the request, let fault rules aimed at this component answer it, else make the call."""
