@@ -102,3 +102,19 @@ async def test_binding_table_names_the_role_and_subjects(client: Any) -> None:
         ("Name", 0), ("Role", 0), ("Age", 0), ("Users", 1), ("Groups", 1), ("ServiceAccounts", 1)]
     [row] = table["rows"]
     assert row["cells"][:2] == ["b", "ClusterRole/view"] and row["cells"][3:] == ["jane", "g", "ns/sa"]
+
+
+async def test_an_aggregated_cluster_role_gathers_the_rules_of_the_roles_it_selects(client: Any) -> None:
+    extra = role("extra-view", [{"apiGroups": ["example.com"], "resources": ["widgets"], "verbs": ["get"]}],
+                 kind="ClusterRole")
+    extra["metadata"]["labels"] = {"rbac.authorization.k8s.io/aggregate-to-view": "true"}
+    assert (await client.post(f"{RBAC}/clusterroles", json=extra)).status == 201
+    for name in ("view", "edit", "admin"):  # edit gathers view's, admin edit's
+        rules = (await (await client.get(f"{RBAC}/clusterroles/{name}")).json())["rules"]
+        assert extra["rules"][0] in rules, name
+    [entry] = [e for e in (await (await client.get(f"{RBAC}/clusterroles/view")).json())["metadata"]["managedFields"]
+               if e.get("manager") == "clusterrole-aggregator"]
+    assert entry["operation"] == "Update"
+    assert (await client.delete(f"{RBAC}/clusterroles/extra-view")).status == 200
+    rules = (await (await client.get(f"{RBAC}/clusterroles/admin")).json())["rules"]
+    assert extra["rules"][0] not in rules
