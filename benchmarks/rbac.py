@@ -7,14 +7,18 @@ Starts two `python -m fakeapi serve` processes on 127.0.0.1 with the same token 
 system:masters, who writes the bindings, and the user `bench` the measured requests are from); the RBAC
 server gets `--bindings` RoleBindings of other users plus one that binds `edit` to the group `bench`.
 The phases alternate between the two servers for `--rounds` rounds and each server's best round counts
-(on a shared machine a neighbour's load hits one phase, not the best of several); the ratios RBAC /
-AlwaysAllow are printed (1.0: no cost). Servers are stopped by their PIDs.
+(on a shared machine a neighbour's load hits one phase, not the best of several), with the server
+process's CPU time per request (its median round), which that load moves much less; the ratios printed
+are RBAC's throughput over AlwaysAllow's and AlwaysAllow's CPU per request over RBAC's (1.0: no cost).
+Servers are stopped by their PIDs.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -44,8 +48,8 @@ def binding(name: str, kind: str, subject: str, role: str) -> bytes:
                          "subjects": [{"kind": kind, "name": subject}]})
 
 
-async def rate(count: int, seconds: float, call: Callable[[int], Awaitable[None]]) -> float:
-    """Calls per second over CONNECTIONS workers, bounded by a count and a deadline."""
+async def rate(count: int, seconds: float, call: Callable[[int], Awaitable[None]]) -> tuple[float, int]:
+    """Calls per second over CONNECTIONS workers, bounded by a count and a deadline, and the calls made."""
     indexes = iter(range(count))
     deadline = time.monotonic() + seconds
     done = 0
@@ -60,10 +64,19 @@ async def rate(count: int, seconds: float, call: Callable[[int], Awaitable[None]
 
     started = time.perf_counter()
     await asyncio.gather(*(worker() for _ in range(CONNECTIONS)))
-    return done / (time.perf_counter() - started)
+    return done / (time.perf_counter() - started), done
 
 
-async def measure(session: aiohttp.ClientSession, url: str, prefix: str, args: argparse.Namespace) -> dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """The process's user and system CPU time so far."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+async def measure(session: aiohttp.ClientSession, url: str, prefix: str, args: argparse.Namespace,
+                  pid: int) -> dict[str, tuple[float, float]]:
+    """Per phase: requests per second, and the server's CPU microseconds per request."""
     async def create(i: int) -> None:
         async with session.post(url + PODS, data=pod(f"{prefix}-{i}"), headers=BENCH) as response:
             assert response.status == 201, await response.text()
@@ -73,7 +86,13 @@ async def measure(session: aiohttp.ClientSession, url: str, prefix: str, args: a
             assert response.status == 200, await response.text()
             await response.read()
 
-    return {"create": await rate(args.pods, args.seconds * 4, create), "get": await rate(30_000, args.seconds, get)}
+    figures: dict[str, tuple[float, float]] = {}
+    for phase, count, seconds, call in (("create", args.pods, args.seconds * 4, create),
+                                        ("get", 30_000, args.seconds, get)):
+        before = cpu_seconds(pid)
+        per_second, done = await rate(count, seconds, call)
+        figures[phase] = (per_second, (cpu_seconds(pid) - before) * 1e6 / max(done, 1))
+    return figures
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -100,19 +119,24 @@ async def run(args: argparse.Namespace) -> None:
                 async with session.post(rbac_url + BINDINGS, data=binding("bench-edit", "Group", "bench", "edit"),
                                         headers=ADMIN) as response:
                     assert response.status == 201, await response.text()
-                figures: dict[str, dict[str, float]] = {mode: {"get": 0.0, "create": 0.0} for mode in servers}
+                rates: dict[str, dict[str, float]] = {mode: {"get": 0.0, "create": 0.0} for mode in servers}
+                cpu: dict[str, dict[str, list[float]]] = {mode: {"get": [], "create": []} for mode in servers}
                 for round_ in range(args.rounds):
-                    for mode, (url, _) in servers.items():
-                        for phase, figure in (await measure(session, url, f"r{round_}", args)).items():
-                            figures[mode][phase] = max(figures[mode][phase], figure)
+                    for mode, (url, process) in servers.items():
+                        measured = await measure(session, url, f"r{round_}", args, process.pid)
+                        for phase, (per_second, micros) in measured.items():
+                            rates[mode][phase] = max(rates[mode][phase], per_second)
+                            cpu[mode][phase].append(micros)
         finally:
             for _, process in servers.values():
                 stop(process, 5)
-    print(f"{'':<8} {'AlwaysAllow':>12} {'RBAC':>12} {'ratio':>7}   ({args.bindings} RoleBindings, best of "
-          f"{args.rounds} rounds)")
+    print(f"{'':<8} {'AlwaysAllow':>12} {'RBAC':>12} {'ratio':>7}   {'server CPU per request':>26} {'ratio':>7}"
+          f"   ({args.bindings} RoleBindings, best rate and median CPU of {args.rounds} rounds)")
     for phase in ("get", "create"):
-        allow, rbac = figures["AlwaysAllow"][phase], figures["RBAC"][phase]
-        print(f"{phase:<8} {allow:>10.0f}/s {rbac:>10.0f}/s {rbac / allow:>7.2f}")
+        allow, rbac = rates["AlwaysAllow"][phase], rates["RBAC"][phase]
+        allow_cpu, rbac_cpu = (statistics.median(cpu[mode][phase]) for mode in ("AlwaysAllow", "RBAC"))
+        print(f"{phase:<8} {allow:>10.0f}/s {rbac:>10.0f}/s {rbac / allow:>7.2f}   {allow_cpu:>9.0f} us "
+              f"{rbac_cpu:>9.0f} us   {allow_cpu / rbac_cpu:>7.2f}")
 
 
 def main() -> None:
