@@ -181,7 +181,8 @@ USER_ROLES = [
     cluster_role("system:kube-controller-manager", [
         EVENTS_RULE,
         rule("create", COORDINATION, "leases"),
-        rule(("get", "update"), COORDINATION, "leases", ("kube-controller-manager",)),
+        # (+ the simulated cluster's own leader-election lease, which this user renews)
+        rule(("get", "update"), COORDINATION, "leases", ("kube-controller-manager", "fakeapi-simulation")),
         rule("create", CORE, "endpoints"),
         rule(("get", "update"), CORE, "endpoints", ("kube-controller-manager",)),
         rule("create", CORE, ("secrets", "serviceaccounts")),
