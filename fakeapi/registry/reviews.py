@@ -3,7 +3,7 @@ authorizers (`--authorization-mode`).
 
 * SelfSubjectAccessReview / SubjectAccessReview / LocalSubjectAccessReview: validated, then answered with
   the request itself plus the authorizers' decision on the attributes it names (`allowed`, `denied`,
-  `reason`, `evaluationError`), for the caller or for the user, groups and extra the spec names. Like any
+  `reason`), for the caller or for the user, groups and extra the spec names. Like any
   create, the answer carries the managedFields of the request's fields, which upstream's create handler
   adds before the review runs.
 * SelfSubjectRulesReview: a new object with the caller's rules in the namespace asked about (AlwaysAllow:
@@ -134,8 +134,6 @@ def _access_review(validate: Callable[[JSON], list[FieldError]], self_review: bo
             status["denied"] = True
         if decision.reason:
             status["reason"] = decision.reason
-        if decision.error:
-            status["evaluationError"] = decision.error
         return {"metadata": metadata, "spec": spec, "status": status}
 
     return answer

@@ -117,6 +117,11 @@ async def test_a_binding_to_a_missing_role_is_told_in_the_reason(rbac: Any) -> N
     assert status["message"] == ('nodes is forbidden: User "jane" cannot list resource "nodes" in API group "" at '
                                  'the cluster scope: RBAC: clusterrole.rbac.authorization.k8s.io "missing" not '
                                  'found')
+    review = {"spec": {"user": "jane", "resourceAttributes": {"verb": "list", "resource": "nodes"}}}
+    answer = await (await rbac.post("/apis/authorization.k8s.io/v1/subjectaccessreviews", json=review,
+                                    headers=auth("admin"))).json()
+    assert answer["status"] == {"allowed": False,
+                                "reason": 'RBAC: clusterrole.rbac.authorization.k8s.io "missing" not found'}
 
 
 async def test_always_deny_refuses_everyone_but_system_masters(aiohttp_client: Any) -> None:

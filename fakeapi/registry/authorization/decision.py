@@ -17,7 +17,6 @@ PRIVILEGED_GROUP = "system:masters"
 class Decision:
     verdict: str  # ALLOW | DENY | NO_OPINION
     reason: str = ""
-    error: str = ""  # what went wrong deciding (a binding to a missing role): a review's evaluationError
 
     @property
     def allowed(self) -> bool:
@@ -53,13 +52,10 @@ class Union:
 
     def authorize(self, attrs: Attributes) -> Decision:
         reasons: list[str] = []
-        errors: list[str] = []
         for authorizer in self.authorizers:
             decision = authorizer.authorize(attrs)
             if decision.verdict != NO_OPINION:
                 return decision
             if decision.reason:
                 reasons.append(decision.reason)
-            if decision.error:
-                errors.append(decision.error)
-        return Decision(NO_OPINION, "\n".join(reasons), ", ".join(errors))
+        return Decision(NO_OPINION, "\n".join(reasons))

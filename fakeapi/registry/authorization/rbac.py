@@ -114,7 +114,7 @@ class RBACAuthorizer:
         if not errors:
             return Decision(NO_OPINION)
         error = errors[0] if len(errors) == 1 else "[" + ", ".join(errors) + "]"
-        return Decision(NO_OPINION, f"RBAC: {error}", error)
+        return Decision(NO_OPINION, f"RBAC: {error}")
 
     def bindings_of(self, user: UserInfo, namespace: str) -> Iterator[BindingRef]:
         """The bindings that apply to `user` in `namespace` (cluster bindings first; "": those only)."""
