@@ -34,9 +34,10 @@ def check_modes(modes: Sequence[str]) -> str | None:
         return "at least one authorization-mode must be passed"
     for mode in modes:
         if mode not in MODES:
-            return f"authorization-mode {mode!r} is not a valid mode"
+            return f'authorization-mode "{mode}" is not a valid mode'
     if len(set(modes)) != len(modes):
-        return f"authorization-mode {modes!r} has mode specified more than once"
+        listed = " ".join(f'"{mode}"' for mode in modes)
+        return f"authorization-mode [{listed}] has mode specified more than once"
     return None
 
 
