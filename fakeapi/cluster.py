@@ -38,7 +38,7 @@ from fakeapi.kinds.node import NODE
 from fakeapi.kinds.pod import POD
 from fakeapi.kinds.poddisruptionbudget import POD_DISRUPTION_BUDGET
 from fakeapi.kinds.rbac import CLUSTER_ROLE, CLUSTER_ROLE_BINDING, RBAC_GROUP, ROLE, ROLE_BINDING
-from fakeapi.kinds.rbac.bootstrap import CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES
+from fakeapi.kinds.rbac.bootstrap import CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, ROLE_BINDINGS, ROLES
 from fakeapi.kinds.replicaset import REPLICA_SET
 from fakeapi.kinds.replicationcontroller import REPLICATION_CONTROLLER
 from fakeapi.kinds.secret import SECRET
@@ -109,14 +109,15 @@ KINDS: tuple[Kind, ...] = (
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
 NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("configmaps", CONFIG_MAP_NAME)})
+# upstream's bootstrap RBAC policy, by resource
+BOOTSTRAP_POLICY = (("clusterroles", CLUSTER_ROLES), ("clusterrolebindings", CLUSTER_ROLE_BINDINGS),
+                    ("roles", ROLES), ("rolebindings", ROLE_BINDINGS))
 # (resource, namespace, name) of what the server itself keeps: the `kubernetes` Service and its endpoints, and
 # the bootstrap RBAC policy
 SERVER_OBJECTS = frozenset({(resource, KUBERNETES_NAMESPACE, KUBERNETES_NAME)
                             for resource in ("services", "endpoints", "endpointslices")} |
-                           {(resource, "", obj["metadata"]["name"])
-                            for resource, objects in (("clusterroles", CLUSTER_ROLES),
-                                                      ("clusterrolebindings", CLUSTER_ROLE_BINDINGS))
-                            for obj in objects})
+                           {(resource, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+                            for resource, objects in BOOTSTRAP_POLICY for obj in objects})
 
 
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
@@ -301,13 +302,14 @@ def seed_namespaces(api: Api) -> None:
 
 
 def seed_bootstrap_policy(api: Api) -> None:
-    """The bootstrap ClusterRoles and ClusterRoleBindings that are missing (all of them in a new store), as
-    upstream's RBAC post-start hook creates them."""
-    for resource, objects in (("clusterroles", CLUSTER_ROLES), ("clusterrolebindings", CLUSTER_ROLE_BINDINGS)):
+    """The bootstrap roles and bindings that are missing (all of them in a new store), as upstream's RBAC
+    post-start hook creates them (after the initial namespaces, which hold the namespaced ones)."""
+    for resource, objects in BOOTSTRAP_POLICY:
         registry = api.registry(resource, RBAC_GROUP)
         for obj in objects:
-            if registry.find("", obj["metadata"]["name"]) is None:
+            namespace = obj["metadata"].get("namespace", "")
+            if registry.find(namespace, obj["metadata"]["name"]) is None:
                 try:
-                    registry.create("", copy.deepcopy(obj), WriteOptions())
+                    registry.create(namespace, copy.deepcopy(obj), WriteOptions())
                 except AlreadyExists:
                     pass  # another server sharing the store made it meanwhile

@@ -147,6 +147,8 @@ async def test_bootstrap_policy_is_labelled_and_annotated(rbac: Any) -> None:
     binding = await (await rbac.get(f"{RBAC}/clusterrolebindings/cluster-admin", headers=auth("admin"))).json()
     assert binding["subjects"] == [{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group",
                                     "name": "system:masters"}]
+    roles = await (await rbac.get(f"{RBAC}/namespaces/kube-system/roles", headers=auth("admin"))).json()
+    assert "extension-apiserver-authentication-reader" in [role["metadata"]["name"] for role in roles["items"]]
 
 
 # ---- reviews answer from the same authorizer

@@ -322,3 +322,51 @@ CLUSTER_ROLES: list[JSON] = USER_ROLES + [cluster_role(CONTROLLER_PREFIX + name,
                                           for name, rules in CONTROLLER_RULES.items()]
 CLUSTER_ROLE_BINDINGS: list[JSON] = USER_BINDINGS + [
     cluster_binding(CONTROLLER_PREFIX + name, [service_account(name)]) for name in CONTROLLER_RULES]
+
+# ---- the namespaced roles (upstream namespace_policy.go), in kube-system and kube-public
+
+
+def role(name: str, namespace: str, rules: list[JSON]) -> JSON:
+    return {"apiVersion": API_VERSION, "kind": "Role",
+            "metadata": {"name": name, "namespace": namespace, "labels": dict(LABELS),
+                         "annotations": dict(ANNOTATIONS)}, "rules": rules}
+
+
+def role_binding(name: str, namespace: str, role_name: str, subjects: list[JSON]) -> JSON:
+    return {"apiVersion": API_VERSION, "kind": "RoleBinding",
+            "metadata": {"name": name, "namespace": namespace, "labels": dict(LABELS),
+                         "annotations": dict(ANNOTATIONS)},
+            "roleRef": {"apiGroup": GROUP, "kind": "Role", "name": role_name}, "subjects": subjects}
+
+
+def _leader_locking(component: str) -> JSON:
+    return role(f"system::leader-locking-{component}", "kube-system", [
+        rule("watch", CORE, "configmaps"), rule(("get", "update"), CORE, "configmaps", (component,))])
+
+
+ROLES: list[JSON] = [
+    role("extension-apiserver-authentication-reader", "kube-system",
+         [rule(READ, CORE, "configmaps", ("extension-apiserver-authentication",))]),
+    _leader_locking("kube-controller-manager"),
+    _leader_locking("kube-scheduler"),
+    role(CONTROLLER_PREFIX + "bootstrap-signer", "kube-system", [rule(READ, CORE, "secrets")]),
+    role(CONTROLLER_PREFIX + "cloud-provider", "kube-system", [rule(("create",) + READ, CORE, "configmaps")]),
+    role(CONTROLLER_PREFIX + "token-cleaner", "kube-system",
+         [rule(("delete",) + READ, CORE, "secrets"), EVENTS_RULE]),
+    role(CONTROLLER_PREFIX + "bootstrap-signer", "kube-public",
+         [rule(READ, CORE, "configmaps"), rule("update", CORE, "configmaps", ("cluster-info",)), EVENTS_RULE]),
+]
+ROLE_BINDINGS: list[JSON] = [
+    role_binding("system::extension-apiserver-authentication-reader", "kube-system",
+                 "extension-apiserver-authentication-reader",
+                 [user("system:kube-controller-manager"), user("system:kube-scheduler")]),
+    role_binding("system::leader-locking-kube-controller-manager", "kube-system",
+                 "system::leader-locking-kube-controller-manager",
+                 [user("system:kube-controller-manager"), service_account("kube-controller-manager")]),
+    role_binding("system::leader-locking-kube-scheduler", "kube-system", "system::leader-locking-kube-scheduler",
+                 [user("system:kube-scheduler"), service_account("kube-scheduler")]),
+    *(role_binding(CONTROLLER_PREFIX + name, "kube-system", CONTROLLER_PREFIX + name, [service_account(name)])
+      for name in ("bootstrap-signer", "cloud-provider", "token-cleaner")),
+    role_binding(CONTROLLER_PREFIX + "bootstrap-signer", "kube-public", CONTROLLER_PREFIX + "bootstrap-signer",
+                 [service_account("bootstrap-signer")]),
+]
