@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -42,6 +43,9 @@ def rows(output: str) -> list[list[str]]:
 
 
 def test_the_server_says_which_authorization_mode_runs(rbac_server: Server) -> None:
+    deadline = time.monotonic() + 10  # the line follows the one the fixture waits for
+    while "authorization mode: RBAC\n" not in rbac_server.log and time.monotonic() < deadline:
+        time.sleep(0.05)
     assert "authorization mode: RBAC\n" in rbac_server.log
 
 
