@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -221,10 +220,11 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         api.kinds.add(kind)
     start_namespace_content_controllers(api)
     seed_namespaces(api)
+    seed_bootstrap_policy(api)
+    # following ClusterRoles from here: one pass over the seeded ones, not one per role seeded
     aggregation = ClusterRoleAggregation(api.registry("clusterroles", RBAC_GROUP))
     store.subscribe(aggregation.on_event)
-    seed_bootstrap_policy(api)
-    aggregation.sync()  # (a restarted server's roles may have changed while it was down)
+    aggregation.sync()
     api.namespace_controller = NamespaceController(
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
@@ -310,6 +310,6 @@ def seed_bootstrap_policy(api: Api) -> None:
             namespace = obj["metadata"].get("namespace", "")
             if registry.find(namespace, obj["metadata"]["name"]) is None:
                 try:
-                    registry.create(namespace, copy.deepcopy(obj), WriteOptions())
+                    registry.create(namespace, orjson.loads(orjson.dumps(obj)), WriteOptions())
                 except AlreadyExists:
                     pass  # another server sharing the store made it meanwhile
