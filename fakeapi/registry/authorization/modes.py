@@ -25,7 +25,6 @@ from fakeapi.storage.store import Store
 
 ALWAYS_ALLOW, ALWAYS_DENY, NODE, RBAC = "AlwaysAllow", "AlwaysDeny", "Node", "RBAC"
 MODES = (ALWAYS_ALLOW, ALWAYS_DENY, NODE, RBAC)
-DEFAULT_MODES = (ALWAYS_ALLOW,)
 
 
 def check_modes(modes: Sequence[str]) -> str | None:
