@@ -84,6 +84,8 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[kubelets_key] = simulation
     # reset and restore tell them the objects were replaced
     followers: list[StateFollower] = [simulation, api.event_ttl]
+    if api.authorizer.rbac is not None:
+        followers.append(api.authorizer.rbac)
     app[state_followers_key] = followers
     app.on_startup.append(simulation.on_startup)
     app.on_cleanup.append(simulation.on_cleanup)

@@ -140,7 +140,11 @@ def parser() -> argparse.ArgumentParser:
     serve.add_argument("-v", "--log-requests", action="store_true",
                        help="write one line per request to stderr: method, path, status, duration, user agent")
     auth = serve.add_argument_group(
-        "authentication and TLS", "as kube-apiserver's flags; every user found may do everything (AlwaysAllow)")
+        "authentication, authorization and TLS", "as kube-apiserver's flags")
+    auth.add_argument("--authorization-mode", type=authorization_modes, default=("AlwaysAllow",),
+                      metavar="MODE,MODE",
+                      help="the authorizers asked in order: AlwaysAllow, AlwaysDeny, Node, RBAC (default "
+                           "AlwaysAllow: every user may do everything)")
     auth.add_argument("--token-auth-file", type=Path, metavar="FILE",
                       help='bearer tokens and their users, one a line: token,user,uid,"group1,group2"')
     auth.add_argument("--client-ca-file", type=Path, metavar="FILE",
@@ -250,6 +254,16 @@ def admission_plugins(text: str) -> frozenset[str]:
     for name in sorted(names - UPSTREAM_PLUGINS):
         raise argparse.ArgumentTypeError(f'disable-admission-plugins plugin "{name}" is unknown')
     return names
+
+
+def authorization_modes(text: str) -> tuple[str, ...]:
+    from fakeapi.registry.authorization.modes import check_modes
+
+    modes = tuple(mode.strip() for mode in text.split(",") if mode.strip())
+    problem = check_modes(modes)
+    if problem is not None:
+        raise argparse.ArgumentTypeError(problem)
+    return modes
 
 
 def controllers(text: str) -> tuple[str, ...]:
@@ -383,7 +397,8 @@ def serve_command(args: argparse.Namespace) -> int:
                               service_cluster_ip_range=args.service_cluster_ip_range,
                               service_node_port_range=args.service_node_port_range,
                               advertise_address=args.advertise_address,
-                              webhook_addresses=dict(args.webhook_address))
+                              webhook_addresses=dict(args.webhook_address),
+                              authorization_modes=args.authorization_mode)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

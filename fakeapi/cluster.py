@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.clusterroleaggregation import ClusterRoleAggregation
 from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.kubedns import DNS_IP_INDEX, create_kube_dns
@@ -39,6 +40,8 @@ from fakeapi.kinds.node import NODE
 from fakeapi.kinds.persistentvolumeclaim import PERSISTENT_VOLUME_CLAIM
 from fakeapi.kinds.pod import POD
 from fakeapi.kinds.poddisruptionbudget import POD_DISRUPTION_BUDGET
+from fakeapi.kinds.rbac import CLUSTER_ROLE, CLUSTER_ROLE_BINDING, RBAC_GROUP, ROLE, ROLE_BINDING
+from fakeapi.kinds.rbac.bootstrap import CLUSTER_ROLE_BINDINGS, CLUSTER_ROLES, ROLE_BINDINGS, ROLES
 from fakeapi.kinds.replicaset import REPLICA_SET
 from fakeapi.kinds.replicationcontroller import REPLICATION_CONTROLLER
 from fakeapi.kinds.secret import SECRET
@@ -61,6 +64,8 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
+from fakeapi.registry.authorization.escalation import EscalationCheck
+from fakeapi.registry.authorization.modes import ServerAuthorizer
 from fakeapi.registry.generic import Registry, WriteHooks
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
@@ -100,15 +105,24 @@ KINDS: tuple[Kind, ...] = (
     HORIZONTAL_POD_AUTOSCALER,
     HORIZONTAL_POD_AUTOSCALER_V1,
     CUSTOM_RESOURCE_DEFINITION,
+    ROLE,
+    CLUSTER_ROLE,
+    ROLE_BINDING,
+    CLUSTER_ROLE_BINDING,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
 NAMESPACE_CONTENT = frozenset({("serviceaccounts", DEFAULT_SERVICE_ACCOUNT), ("configmaps", CONFIG_MAP_NAME)})
-# (resource, namespace, name) of what the server itself makes: the `kubernetes` Service and its endpoints, and
-# `kube-dns` (a seed or a dump names them: they are updated, not created)
+# upstream's bootstrap RBAC policy, by resource
+BOOTSTRAP_POLICY = (("clusterroles", CLUSTER_ROLES), ("clusterrolebindings", CLUSTER_ROLE_BINDINGS),
+                    ("roles", ROLES), ("rolebindings", ROLE_BINDINGS))
+# (resource, namespace, name) of what the server itself keeps: the `kubernetes` Service and its endpoints,
+# `kube-dns` and the bootstrap RBAC policy (a seed or a dump names them: they are updated, not created)
 SERVER_OBJECTS = frozenset({(resource, KUBERNETES_NAMESPACE, KUBERNETES_NAME)
                             for resource in ("services", "endpoints", "endpointslices")}
-                           | {("services", KUBE_DNS_NAMESPACE, KUBE_DNS_NAME)})
+                           | {("services", KUBE_DNS_NAMESPACE, KUBE_DNS_NAME)}
+                           | {(resource, obj["metadata"].get("namespace", ""), obj["metadata"]["name"])
+                              for resource, objects in BOOTSTRAP_POLICY for obj in objects})
 
 
 # Admission plugins in upstream's order (kube-apiserver's AllOrderedPlugins), by their upstream names.
@@ -136,6 +150,7 @@ class Api:
     namespace_controller: NamespaceController = field(init=False)
     kubernetes_service: KubernetesService = field(init=False)
     crd_controller: CustomResourceDefinitionController = field(init=False)
+    authorizer: ServerAuthorizer = field(init=False)  # --authorization-mode
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -144,6 +159,8 @@ class Api:
         hooks: WriteHooks | None = None
         if kind.storage_resource == SERVICE.storage_resource:
             hooks = ServiceAllocation(self.store, self.service_ranges, self.ids.below)
+        elif kind.info.group == RBAC_GROUP:
+            hooks = EscalationCheck(self.authorizer, kind.info)
         return Registry(self.store, kind, self.clock, self.ids, self.admission, hooks=hooks)
 
     def publish_address(self, host: str, port: int) -> None:
@@ -202,12 +219,18 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
               service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
               advertise_address=config.advertise_address)
     api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
+    api.authorizer = ServerAuthorizer(config.authorization_modes, store)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)
     for kind in KINDS:
         api.kinds.add(kind)
     start_namespace_content_controllers(api)
     seed_namespaces(api)
+    seed_bootstrap_policy(api)
+    # following ClusterRoles from here: one pass over the seeded ones, not one per role seeded
+    aggregation = ClusterRoleAggregation(api.registry("clusterroles", RBAC_GROUP))
+    store.subscribe(aggregation.on_event)
+    aggregation.sync()
     api.namespace_controller = NamespaceController(
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
@@ -271,6 +294,7 @@ def seed_initial_objects(api: Api) -> None:
     """What a fresh server has: the initial namespaces (and their content), the `kubernetes` Service and
 `kube-dns`."""
     seed_namespaces(api)
+    seed_bootstrap_policy(api)
     api.kubernetes_service.sync()
     create_kube_dns(api.registry("services"), str(api.service_ranges.ip_at(DNS_IP_INDEX)))
 
@@ -285,3 +309,17 @@ def seed_namespaces(api: Api) -> None:
                 namespaces.create("", {"metadata": {"name": name}}, WriteOptions())
             except AlreadyExists:
                 pass  # another server sharing the store made it meanwhile
+
+
+def seed_bootstrap_policy(api: Api) -> None:
+    """The bootstrap roles and bindings that are missing (all of them in a new store), as upstream's RBAC
+    post-start hook creates them (after the initial namespaces, which hold the namespaced ones)."""
+    for resource, objects in BOOTSTRAP_POLICY:
+        registry = api.registry(resource, RBAC_GROUP)
+        for obj in objects:
+            namespace = obj["metadata"].get("namespace", "")
+            if registry.find(namespace, obj["metadata"]["name"]) is None:
+                try:
+                    registry.create(namespace, orjson.loads(orjson.dumps(obj)), WriteOptions())
+                except AlreadyExists:
+                    pass  # another server sharing the store made it meanwhile

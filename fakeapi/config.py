@@ -97,3 +97,5 @@ class ServerConfig:
     advertise_address: str | None = None
     # etcd, shared by every server of one cluster (None: the SQLite file, or memory)
     etcd: EtcdConfig | None = None
+    # kube-apiserver's --authorization-mode: AlwaysAllow, AlwaysDeny, Node, RBAC, asked in this order
+    authorization_modes: tuple[str, ...] = ("AlwaysAllow",)

@@ -78,6 +78,7 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
             loop.add_signal_handler(signum, stop.set)
         print(f"fakeapi serving on {url}", flush=True)
         print(kubeconfig_hint(kubeconfig), flush=True)
+        print(f"authorization mode: {','.join(config.authorization_modes)}", flush=True)
         await stop.wait()
     finally:
         await runner.cleanup()

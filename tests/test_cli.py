@@ -225,6 +225,9 @@ def test_an_unwritable_kubeconfig_path_is_one_line(tmp_path: Path) -> None:
                                           "fakeapi.example"),
     ("--allowed-hosts", ",", "give one or more host names, separated by commas"),
     ("--control-api", "no", "'no' is not true or false"),
+    ("--authorization-mode", "Node,Webhook", 'authorization-mode "Webhook" is not a valid mode'),
+    ("--authorization-mode", "RBAC,RBAC", 'authorization-mode ["RBAC" "RBAC"] has mode specified more than once'),
+    ("--authorization-mode", ",", "at least one authorization-mode must be passed"),
 ])
 def test_invalid_flag_values_are_rejected_by_the_parser(flag: str, value: str, why: str,
                                                         capsys: pytest.CaptureFixture[str]) -> None:

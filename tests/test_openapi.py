@@ -146,7 +146,8 @@ def test_paths_cover_every_served_endpoint() -> None:
     }
     reviews = {"/apis/authentication.k8s.io/v1/selfsubjectreviews", "/apis/authentication.k8s.io/v1/tokenreviews", *(
         f"/apis/authorization.k8s.io/v1/{resource}"
-        for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews"))}
+        for resource in ("selfsubjectaccessreviews", "selfsubjectrulesreviews", "subjectaccessreviews",
+                         "namespaces/{namespace}/localsubjectaccessreviews"))}
     named_groups = [json.loads(path.read_text()) for path in (DOCUMENTS_DIR / "v3").glob("apis__*")]
     assert set(V2["paths"]) == set(V3["paths"]).union(*(document["paths"] for document in named_groups))
     assert set(COORDINATION["paths"]) | set(EVENTS["paths"]) | reviews <= set(V2["paths"])
@@ -368,7 +369,7 @@ async def discovery_url(client: Any) -> str:
         "api/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
         "apis/authorization.k8s.io/v1",
         "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/coordination.k8s.io/v1",
-        "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1"]
+        "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1", "apis/rbac.authorization.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 

@@ -1,6 +1,7 @@
 """The gate every request passes before the guard, as upstream's filters run before its handlers: who
-may ask (`access`), who asks (`authentication`), then how many requests at once and for how long
-(`limits`). One wrapper for all of it, since each layer of coroutine costs every request."""
+may ask (`access`), who asks (`authentication`, `impersonation`), whether they may (`authorization`), then
+how many requests at once and for how long (`limits`). One wrapper for all of it, since each layer of
+coroutine costs every request."""
 
 from __future__ import annotations
 
@@ -11,7 +12,9 @@ from aiohttp.typedefs import Handler
 
 from fakeapi.http.access import access_check
 from fakeapi.http.authentication import authenticator
-from fakeapi.http.keys import config_key, deadlines_key, inflight_key
+from fakeapi.http.authorization import authorization_check
+from fakeapi.http.impersonation import impersonator
+from fakeapi.http.keys import api_key, config_key, deadlines_key, inflight_key
 from fakeapi.http.limits import READ_METHODS, long_running, timed_out, too_many_requests
 from fakeapi.http.responses import status_response
 from fakeapi.machinery.errors import StatusError
@@ -22,6 +25,7 @@ def gated(app: web.Application, handler: Handler) -> Handler:
     (long-running requests are under neither of the last two, as upstream's)."""
     config = app[config_key]
     check, authenticate = access_check(config), authenticator(config.authentication)
+    impersonate, authorize = impersonator(app[api_key].authorizer), authorization_check(app[api_key].authorizer)
     inflight, deadlines = app[inflight_key], app[deadlines_key]
 
     async def gate(request: web.Request) -> web.StreamResponse:
@@ -30,6 +34,9 @@ def gated(app: web.Application, handler: Handler) -> Handler:
                 check(request)
             if authenticate is not None:
                 authenticate(request)
+            impersonate(request)
+            if authorize is not None:
+                authorize(request)
         except StatusError as error:
             return status_response(error)
         if long_running(request):

@@ -38,9 +38,9 @@ class WriteHooks(Protocol):
     """What a resource's store does to an object before the strategy sees it (upstream's Store.BeginCreate and
     BeginUpdate: a Service's addresses and ports are given out there). May mutate, or raise a StatusError."""
 
-    def begin_create(self, obj: JSON) -> None: ...
+    def begin_create(self, obj: JSON, options: WriteOptions) -> None: ...
 
-    def begin_update(self, new: JSON, old: JSON) -> None: ...
+    def begin_update(self, new: JSON, old: JSON, options: WriteOptions) -> None: ...
 
 
 class Registry:
@@ -150,7 +150,7 @@ class Registry:
         self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
                                         obj, None, options.dry_run))
         if self.hooks is not None:
-            self.hooks.begin_create(obj)
+            self.hooks.begin_create(obj, options)
         generate = not meta.get("name") and bool(meta.get("generateName"))
         for _attempt in range(GENERATE_NAME_ATTEMPTS if generate else 1):
             if generate:
@@ -259,7 +259,7 @@ class Registry:
         self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
                                         new, old, options.dry_run))
         if self.hooks is not None:
-            self.hooks.begin_update(new, old)
+            self.hooks.begin_update(new, old, options)
         before_update(self.strategy, self.info, new, old, options)
         self._track_fields(new, old, options.field_manager)
         if new == old:

@@ -1,11 +1,14 @@
-"""The access and identity reviews, answered as kube-apiserver answers them with the AlwaysAllow
-authorizer (fakeapi allows every request of every user).
+"""The access and identity reviews, answered as kube-apiserver answers them, from the server's own
+authorizers (`--authorization-mode`).
 
-* SelfSubjectAccessReview / SubjectAccessReview: validated, then answered with the request itself plus
-  `status.allowed: true` (AlwaysAllow's decision, with no reason). Like any create, the answer carries
-  the managedFields of the request's fields, which upstream's create handler adds before the review runs.
-* SelfSubjectRulesReview: a new object with AlwaysAllow's rules (`*` on every resource and URL); a
-  missing spec.namespace is a 400.
+* SelfSubjectAccessReview / SubjectAccessReview / LocalSubjectAccessReview: validated, then answered with
+  the request itself plus the authorizers' decision on the attributes it names (`allowed`, `denied`,
+  `reason`), for the caller or for the user, groups and extra the spec names. Like any
+  create, the answer carries the managedFields of the request's fields, which upstream's create handler
+  adds before the review runs.
+* SelfSubjectRulesReview: a new object with the caller's rules in the namespace asked about (AlwaysAllow:
+  `*` on every resource and URL; RBAC: the rules of the roles bound to the caller); a missing
+  spec.namespace is a 400.
 * SelfSubjectReview: a new object naming the caller, as the server authenticated it.
 * TokenReview: the request plus what the server's authenticators make of a request carrying only its
   token (`status.authenticated`, `user`, or `error`); a missing token is a 400.
@@ -22,11 +25,16 @@ from typing import Any
 from fakeapi.kinds.authentication import SELF_SUBJECT_REVIEWS, TOKEN_REVIEWS
 from fakeapi.kinds.authorization import (
     GROUP,
+    LOCAL_SUBJECT_ACCESS_REVIEWS,
     SELF_SUBJECT_ACCESS_REVIEWS,
     SELF_SUBJECT_RULES_REVIEWS,
     SUBJECT_ACCESS_REVIEWS,
 )
-from fakeapi.kinds.authorization.validation import validate_self_subject_access_review, validate_subject_access_review
+from fakeapi.kinds.authorization.validation import (
+    validate_local_subject_access_review,
+    validate_self_subject_access_review,
+    validate_subject_access_review,
+)
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import BadRequest, Invalid, StatusError, aggregate_message
@@ -38,15 +46,11 @@ from fakeapi.machinery.schema.definitions import KUBERNETES_1_32
 from fakeapi.machinery.schema.structural import Structural
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import UserInfo
+from fakeapi.registry.authorization.attributes import Attributes
+from fakeapi.registry.authorization.decision import DENY
+from fakeapi.registry.authorization.modes import ServerAuthorizer
 from fakeapi.registry.decoding import decode_body
 from fakeapi.registry.options import WriteOptions
-
-# AlwaysAllow's RulesFor
-ALL_RULES: JSON = {
-    "resourceRules": [{"verbs": ["*"], "apiGroups": ["*"], "resources": ["*"]}],
-    "nonResourceRules": [{"verbs": ["*"], "nonResourceURLs": ["*"]}],
-    "incomplete": False,
-}
 
 
 @dataclass(frozen=True)
@@ -65,6 +69,8 @@ class ReviewContext:
     clock: Clock
     user: UserInfo  # the caller, as the server authenticated it
     review_token: Callable[[str, list[str]], TokenResult]  # (token, audiences asked for) -> result
+    authorizer: ServerAuthorizer
+    namespace: str = ""  # the path's, for a namespaced review (LocalSubjectAccessReview)
 
 
 # (decoded request, its review, context) -> the answer's fields after apiVersion and kind
@@ -84,6 +90,12 @@ class Review:
 def create_review(review: Review, body: Any, options: WriteOptions, context: ReviewContext) -> JSON:
     """The answer to a POST of `body` to the review's endpoint (201 Created)."""
     request = _decode(review, body, options)
+    if review.info.namespaced:
+        metadata = request.setdefault("metadata", {})
+        if not metadata.get("namespace"):
+            metadata["namespace"] = context.namespace
+        elif metadata["namespace"] != context.namespace:
+            raise BadRequest("the namespace of the provided object does not match the namespace sent on the request")
     info = review.info
     return {"kind": info.kind, "apiVersion": info.api_version, **review.answer(request, review, context)}
 
@@ -107,15 +119,40 @@ class _InvalidReview(Invalid):
 # ---- the answers
 
 
-def _access_review(validate: Callable[[JSON], list[FieldError]]) -> Answer:
+def _access_review(validate: Callable[[JSON], list[FieldError]], self_review: bool = False) -> Answer:
     def answer(request: JSON, review: Review, context: ReviewContext) -> JSON:
         errors = validate(request)
         if errors:
             raise _InvalidReview(errors)
         metadata, spec = _echoed(request, review, context)
-        return {"metadata": metadata, "spec": spec, "status": {"allowed": True}}
+        if review.info.namespaced:
+            metadata = {"namespace": context.namespace, **metadata}
+        user = context.user if self_review else _spec_user(request.get("spec") or {})
+        decision = context.authorizer.authorize(_attributes(user, request.get("spec") or {}))
+        status: JSON = {"allowed": decision.allowed}
+        if decision.verdict == DENY:
+            status["denied"] = True
+        if decision.reason:
+            status["reason"] = decision.reason
+        return {"metadata": metadata, "spec": spec, "status": status}
 
     return answer
+
+
+def _spec_user(spec: JSON) -> UserInfo:
+    """The user a SubjectAccessReview asks about."""
+    extra = {key: tuple(values or ()) for key, values in (spec.get("extra") or {}).items()}
+    return UserInfo(spec.get("user") or "", spec.get("uid") or "", tuple(spec.get("groups") or ()), extra)
+
+
+def _attributes(user: UserInfo, spec: JSON) -> Attributes:
+    resource = spec.get("resourceAttributes")
+    if resource is not None:
+        return Attributes(user, resource.get("verb") or "", True, resource.get("namespace") or "",
+                          resource.get("group") or "", resource.get("resource") or "",
+                          resource.get("subresource") or "", resource.get("name") or "")
+    non_resource = spec.get("nonResourceAttributes") or {}
+    return Attributes(user, non_resource.get("verb") or "", False, path=non_resource.get("path") or "")
 
 
 def _echoed(request: JSON, review: Review, context: ReviewContext) -> tuple[JSON, JSON]:
@@ -135,10 +172,28 @@ def _echoed(request: JSON, review: Review, context: ReviewContext) -> tuple[JSON
 
 
 def _rules_review(request: JSON, review: Review, context: ReviewContext) -> JSON:
-    if not (request.get("spec") or {}).get("namespace"):
+    namespace = (request.get("spec") or {}).get("namespace")
+    if not namespace:
         raise BadRequest("no namespace on request")
+    found = context.authorizer.rules_for(context.user, namespace)
+    status: JSON = {"resourceRules": [_resource_rule(rule) for rule in found.rules if rule.get("resources")],
+                    "nonResourceRules": [{"verbs": list(rule.get("verbs") or []),
+                                          "nonResourceURLs": list(rule["nonResourceURLs"])}
+                                         for rule in found.rules if rule.get("nonResourceURLs")],
+                    "incomplete": found.incomplete}
+    if found.error:
+        status["evaluationError"] = found.error
     # a new object: the request's spec is not echoed
-    return {"metadata": {"creationTimestamp": None}, "spec": {}, "status": ALL_RULES}
+    return {"metadata": {"creationTimestamp": None}, "spec": {}, "status": status}
+
+
+def _resource_rule(rule: JSON) -> JSON:
+    """A PolicyRule as the ResourceRule a rules review lists (empty lists left out)."""
+    out: JSON = {"verbs": list(rule.get("verbs") or [])}
+    for name in ("apiGroups", "resources", "resourceNames"):
+        if rule.get(name):
+            out[name] = list(rule[name])
+    return out
 
 
 def _self_review(request: JSON, review: Review, context: ReviewContext) -> JSON:
@@ -168,9 +223,11 @@ def _update_entry(manager: str | None, api_version: str, time: str, owned: JSON)
 
 REVIEWS: tuple[Review, ...] = (
     Review(SELF_SUBJECT_ACCESS_REVIEWS,
-           _access_review(validate_self_subject_access_review)),
+           _access_review(validate_self_subject_access_review, self_review=True)),
     Review(SUBJECT_ACCESS_REVIEWS,
            _access_review(validate_subject_access_review)),
+    Review(LOCAL_SUBJECT_ACCESS_REVIEWS,
+           _access_review(validate_local_subject_access_review)),
     Review(SELF_SUBJECT_RULES_REVIEWS, _rules_review),
     Review(SELF_SUBJECT_REVIEWS, _self_review),
     Review(TOKEN_REVIEWS, _token_review),

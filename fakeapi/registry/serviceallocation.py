@@ -25,6 +25,7 @@ from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.validation import names
 from fakeapi.machinery.validation.values import GoText, as_dict, as_int, as_list, as_str, go_string_slice
+from fakeapi.registry.options import WriteOptions
 from fakeapi.storage.store import Store
 
 SERVICES = "services"
@@ -83,7 +84,7 @@ class ServiceAllocation:
 
     # ---- the hooks
 
-    def begin_create(self, service: JSON) -> None:
+    def begin_create(self, service: JSON, options: WriteOptions) -> None:
         spec = service.setdefault("spec", {})
         if not isinstance(spec, dict):
             return
@@ -96,7 +97,7 @@ class ServiceAllocation:
             self._allocate_cluster_ip(spec, name, taken_ips)
         self._allocate_node_ports(spec, name, taken_ports)
 
-    def begin_update(self, service: JSON, old: JSON) -> None:
+    def begin_update(self, service: JSON, old: JSON, options: WriteOptions) -> None:
         spec, old_spec = service.get("spec"), as_dict(old.get("spec"))
         if not isinstance(spec, dict):
             return

@@ -3,9 +3,10 @@
 Each call goes through the same registry pipeline an HTTP request takes (admission, validation,
 managedFields with the component's field manager) and is recorded in the request log as the request
 the component would send (method, path, User-Agent, JSON body, status), so that everything the
-simulation does shows in the request log and in watches. Fault rules apply to these requests only
-when they name a user agent (`userAgent: "kubelet/*"`); a rule's `delay` does not apply (the simulation
-runs on the server clock, not in real time).
+simulation does shows in the request log and in watches. Under an authorization mode other than
+AlwaysAllow each write is authorized as the component's user (reads go to the store's view directly).
+Fault rules apply to these requests only when they name a user agent (`userAgent: "kubelet/*"`); a
+rule's `delay` does not apply (the simulation runs on the server clock, not in real time).
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from typing import Any, TypeVar
 from multidict import CIMultiDict, CIMultiDictProxy, MultiDict, MultiDictProxy
 
 from fakeapi.cluster import Api
+from fakeapi.http.authorization import attributes_of
 from fakeapi.http.faults import Faults
 from fakeapi.http.requestinfo import request_info
 from fakeapi.http.requestlog import RequestLog
@@ -24,6 +26,7 @@ from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.patch import MERGE_PATCH, STRATEGIC_MERGE_PATCH, apply_merge_patch, apply_strategic_merge_patch
 from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import AUTHENTICATED_GROUP, UserInfo
+from fakeapi.registry.authorization.forbidden import forbidden
 from fakeapi.registry.binding import bind_pod, decode_binding
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
@@ -150,7 +153,7 @@ class Client:
         return self.api.registry(resource, group, version)
 
     def _options(self) -> WriteOptions:
-        return WriteOptions(field_manager=self.component.manager)
+        return WriteOptions(field_manager=self.component.manager, user=self.component.user)
 
     def _send(self, method: str, path: str, body: JSON, content_type: str, status: int, call: Callable[[], T]) -> T:
         """Record the request, let fault rules aimed at this component answer it, else make the call."""
@@ -160,6 +163,8 @@ class Client:
             entry = self.requests.record(method, path, _NO_QUERY, headers, self.api.clock.now(), self.component.user)
             self.requests.set_object_body(entry, body)
         try:
+            if not self.api.authorizer.always_allows:
+                self._authorize(method, path)
             if self.faults.rules:
                 self._inject_faults(method, path)
             result = call()
@@ -170,6 +175,13 @@ class Client:
         if entry is not None:
             entry.status = status
         return result
+
+    def _authorize(self, method: str, path: str) -> None:
+        """The component's request is authorized as anyone's (its user under the bootstrap policy)."""
+        attrs = attributes_of(self.component.user, request_info(method, path, _NO_QUERY), path)
+        decision = self.api.authorizer.authorize(attrs)
+        if not decision.allowed:
+            raise forbidden(attrs, decision.reason)
 
     def _inject_faults(self, method: str, path: str) -> None:
         info = request_info(method, path, _NO_QUERY)

@@ -44,7 +44,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def pytest_configure(config: pytest.Config) -> None:
     config.addinivalue_line("markers", "fakeapi(seed=None, nodes=None, simulate=None, node_capacity=None, "
                                        "node_labels=None, controllers=None, tls=False, token=None, user=None, "
-                                       "anonymous_auth=None): "
+                                       "anonymous_auth=None, authorization_mode=None): "
                                        "options of the test's fakeapi server")
 
 

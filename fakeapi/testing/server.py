@@ -67,7 +67,8 @@ class FakeAPIServer:
     `anonymous_auth=False` answers requests without credentials 401 (None: as `config` says, by default
     true as upstream's). The clients it makes and its kubeconfig trust the CA (`certificate_authority`)
     and present the token, or else (with TLS) a client certificate for `user` that the CA issues
-    (`credentials`).
+    (`credentials`). `authorization_mode="Node,RBAC"` authorizes requests as `--authorization-mode` does
+    (default AlwaysAllow); give a `token` or `tls=True` then, the anonymous user may do next to nothing.
     """
 
     def __init__(self, *, seed: int | None = None, config: ServerConfig | None = None,
@@ -76,8 +77,12 @@ class FakeAPIServer:
                  simulate: str | None = None, node_capacity: Mapping[str, str] | None = None,
                  node_labels: Mapping[str, str] | None = None, controllers: str | Iterable[str] | None = None,
                  tls: bool = False, token: str | None = None,
-                 user: UserInfo = ADMIN, anonymous_auth: bool | None = None) -> None:
+                 user: UserInfo = ADMIN, anonymous_auth: bool | None = None,
+                 authorization_mode: str | Iterable[str] | None = None) -> None:
         config = config or ServerConfig()
+        if authorization_mode is not None:
+            modes = authorization_mode.split(",") if isinstance(authorization_mode, str) else authorization_mode
+            config = replace(config, authorization_modes=tuple(mode.strip() for mode in modes))
         if seed is not None:
             config = replace(config, seed=seed)
         if disable_admission_plugins:

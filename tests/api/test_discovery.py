@@ -229,9 +229,9 @@ EVENTS_GROUP = {
 
 
 
-def review(group: str, resource: str, kind_name: str) -> dict[str, Any]:
+def review(group: str, resource: str, kind_name: str, scope: str = "Cluster") -> dict[str, Any]:
     return {"resource": resource, "responseKind": {"group": group, "version": "v1", "kind": kind_name},
-            "scope": "Cluster", "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
+            "scope": scope, "singularResource": resource.removesuffix("s"), "verbs": ["create"]}
 
 
 def served(group: str, resource: str, kind_name: str, *subresources: str, short: tuple[str, ...] = (),
@@ -294,6 +294,23 @@ POLICY_GROUP = {
         served("policy", "poddisruptionbudgets", "PodDisruptionBudget", "status", short=("pdb",),
                all_category=False)]}],
 }
+RBAC = "rbac.authorization.k8s.io"
+
+
+def rbac_kind(resource: str, kind_name: str, namespaced: bool) -> dict[str, Any]:
+    return {"resource": resource, "responseKind": {"group": RBAC, "version": "v1", "kind": kind_name},
+            "scope": "Namespaced" if namespaced else "Cluster", "singularResource": resource.removesuffix("s"),
+            "verbs": ALL_VERBS}
+
+
+RBAC_GROUP = {
+    "metadata": {"name": RBAC, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        rbac_kind("clusterrolebindings", "ClusterRoleBinding", False),
+        rbac_kind("clusterroles", "ClusterRole", False),
+        rbac_kind("rolebindings", "RoleBinding", True),
+        rbac_kind("roles", "Role", True)]}],
+}
 AUTHN, AUTHZ = "authentication.k8s.io", "authorization.k8s.io"
 APIEXTENSIONS = "apiextensions.k8s.io"
 APIEXTENSIONS_GROUP = {
@@ -316,6 +333,7 @@ AGGREGATED_GROUPS = [
                                  review(AUTHN, "tokenreviews", "TokenReview")]}]},
     {"metadata": {"name": AUTHZ, "creationTimestamp": None},
      "versions": [{"version": "v1", "freshness": "Current", "resources": [
+         review(AUTHZ, "localsubjectaccessreviews", "LocalSubjectAccessReview", scope="Namespaced"),
          review(AUTHZ, "selfsubjectaccessreviews", "SelfSubjectAccessReview"),
          review(AUTHZ, "selfsubjectrulesreviews", "SelfSubjectRulesReview"),
          review(AUTHZ, "subjectaccessreviews", "SubjectAccessReview"),
@@ -326,6 +344,7 @@ AGGREGATED_GROUPS = [
     DISCOVERY_GROUP,
     EVENTS_GROUP,
     POLICY_GROUP,
+    RBAC_GROUP,
 ]
 
 
@@ -374,7 +393,8 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
                                      "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
                                                 group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
                                                 group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
-                                                group_entry("events.k8s.io"), group_entry("policy")]}
+                                                group_entry("events.k8s.io"), group_entry("policy"),
+                                                group_entry(RBAC)]}
 
 
 def autoscaling_entry() -> dict[str, Any]:
@@ -396,6 +416,8 @@ async def test_a_group_version_answers_its_legacy_resource_list(client: Any, pat
     assert await response.json() == {
         "kind": "APIResourceList", "apiVersion": "v1", "groupVersion": "authorization.k8s.io/v1",
         "resources": [
+            legacy("localsubjectaccessreviews", "LocalSubjectAccessReview", ["create"],
+                   singular="localsubjectaccessreview"),
             legacy("selfsubjectaccessreviews", "SelfSubjectAccessReview", ["create"], namespaced=False,
                    singular="selfsubjectaccessreview"),
             legacy("selfsubjectrulesreviews", "SelfSubjectRulesReview", ["create"], namespaced=False,
@@ -442,6 +464,7 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
         "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
         "/apis/discovery.k8s.io", "/apis/discovery.k8s.io/v1",
         "/apis/events.k8s.io", "/apis/events.k8s.io/v1", "/apis/policy", "/apis/policy/v1",
+            f"/apis/{RBAC}", f"/apis/{RBAC}/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
         "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
     ]

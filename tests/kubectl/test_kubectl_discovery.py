@@ -55,6 +55,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["statefulsets", "sts", "apps/v1", "true", "StatefulSet"],
         ["selfsubjectreviews", "authentication.k8s.io/v1", "false", "SelfSubjectReview"],
         ["tokenreviews", "authentication.k8s.io/v1", "false", "TokenReview"],
+        ["localsubjectaccessreviews", "authorization.k8s.io/v1", "true", "LocalSubjectAccessReview"],
         ["selfsubjectaccessreviews", "authorization.k8s.io/v1", "false", "SelfSubjectAccessReview"],
         ["selfsubjectrulesreviews", "authorization.k8s.io/v1", "false", "SelfSubjectRulesReview"],
         ["subjectaccessreviews", "authorization.k8s.io/v1", "false", "SubjectAccessReview"],
@@ -65,6 +66,10 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["endpointslices", "discovery.k8s.io/v1", "true", "EndpointSlice"],
         ["events", "ev", "events.k8s.io/v1", "true", "Event"],
         ["poddisruptionbudgets", "pdb", "policy/v1", "true", "PodDisruptionBudget"],
+        ["clusterrolebindings", "rbac.authorization.k8s.io/v1", "false", "ClusterRoleBinding"],
+        ["clusterroles", "rbac.authorization.k8s.io/v1", "false", "ClusterRole"],
+        ["rolebindings", "rbac.authorization.k8s.io/v1", "true", "RoleBinding"],
+        ["roles", "rbac.authorization.k8s.io/v1", "true", "Role"],
     ]
     wide = {row[0]: row for row in table(kubectl.ok("api-resources", "-o", "wide"))}
     assert wide["pods"][5:] == ["create,delete,deletecollection,get,list,patch,update,watch", "all"]

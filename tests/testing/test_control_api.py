@@ -14,6 +14,7 @@ import pytest
 import yaml
 
 from fakeapi.app import create_app
+from fakeapi.cluster import BOOTSTRAP_POLICY
 from fakeapi.config import ServerConfig
 from fakeapi.http.faults import ACTIONS, JSON_NAMES, MATCHERS
 from fakeapi.machinery.clock import parse_rfc3339
@@ -102,7 +103,10 @@ async def test_dump_lists_every_object_namespaces_first(http: aiohttp.ClientSess
         dump = await response.json()
     assert dump["kind"] == "List" and dump["apiVersion"] == "v1"
     namespaces = ["default", "kube-node-lease", "kube-public", "kube-system"]
-    assert [(i["kind"], i["metadata"].get("namespace", ""), i["metadata"]["name"]) for i in dump["items"]] == [
+    policy = [i for i in dump["items"] if i["kind"] in ("ClusterRole", "ClusterRoleBinding", "Role", "RoleBinding")]
+    assert len(policy) == sum(len(objects) for _, objects in BOOTSTRAP_POLICY)  # the bootstrap policy
+    assert [(i["kind"], i["metadata"].get("namespace", ""), i["metadata"]["name"]) for i in dump["items"]
+            if i not in policy] == [
         *[("Namespace", "", name) for name in namespaces],
         ("Pod", "default", "web"), ("Pod", "kube-system", "db"),
         # what the controllers keep in every namespace
@@ -124,8 +128,8 @@ async def test_snapshots_are_taken_listed_restored_and_deleted(http: aiohttp.Cli
         assert response.status == 201
         snapshot = await response.json()
     # the pod, the 4 namespaces, the default ServiceAccount and kube-root-ca.crt of each, and the `kubernetes`
-    # Service, Endpoints and EndpointSlice, and the `kube-dns` Service
-    assert snapshot["id"] == "1" and snapshot["objects"] == 17
+    # Service, Endpoints and EndpointSlice, the `kube-dns` Service and the bootstrap RBAC policy
+    assert snapshot["id"] == "1" and snapshot["objects"] == 17 + sum(len(objects) for _, objects in BOOTSTRAP_POLICY)
     async with http.post(API + "/seed", json=[make_pod("later")]):
         pass
     async with http.get(API + "/snapshots") as response:

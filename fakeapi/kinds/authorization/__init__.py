@@ -7,11 +7,12 @@ from fakeapi.kinds.kind import ResourceInfo
 GROUP = "authorization.k8s.io"
 
 
-def _review(resource: str, kind: str) -> ResourceInfo:
-    return ResourceInfo(resource, kind, namespaced=False, singular=resource.removesuffix("s"), group=GROUP,
+def _review(resource: str, kind: str, namespaced: bool = False) -> ResourceInfo:
+    return ResourceInfo(resource, kind, namespaced=namespaced, singular=resource.removesuffix("s"), group=GROUP,
                         verbs=("create",), definition=f"io.k8s.api.authorization.v1.{kind}")
 
 
 SELF_SUBJECT_ACCESS_REVIEWS = _review("selfsubjectaccessreviews", "SelfSubjectAccessReview")
 SELF_SUBJECT_RULES_REVIEWS = _review("selfsubjectrulesreviews", "SelfSubjectRulesReview")
 SUBJECT_ACCESS_REVIEWS = _review("subjectaccessreviews", "SubjectAccessReview")
+LOCAL_SUBJECT_ACCESS_REVIEWS = _review("localsubjectaccessreviews", "LocalSubjectAccessReview", namespaced=True)

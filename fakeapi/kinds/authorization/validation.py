@@ -29,6 +29,25 @@ def validate_subject_access_review(review: dict[str, Any]) -> list[FieldError]:
     return errs + _metadata_errors(review)
 
 
+def validate_local_subject_access_review(review: dict[str, Any]) -> list[FieldError]:
+    """Upstream's ValidateLocalSubjectAccessReview: metadata empty but for the namespace, which the
+    resource attributes must name; no non-resource attributes."""
+    spec = as_dict(review.get("spec"))
+    errs = _attribute_errors(spec, who=True)
+    meta = as_dict(review.get("metadata"))
+    namespace = as_str(meta.get("namespace"))
+    if _metadata_errors({"metadata": {key: value for key, value in meta.items() if key != "namespace"}}):
+        errs.append(fe.invalid("metadata", _object_meta_literal(meta), "must be empty except for namespace"))
+    resource = spec.get("resourceAttributes")
+    if resource is not None and as_str(as_dict(resource).get("namespace")) != namespace:
+        errs.append(fe.invalid("spec.resourceAttributes.namespace", as_str(as_dict(resource).get("namespace")),
+                               "must match metadata.namespace"))
+    if spec.get("nonResourceAttributes") is not None:
+        errs.append(fe.invalid("spec.nonResourceAttributes", _non_resource_literal(spec["nonResourceAttributes"]),
+                               "disallowed on this kind of request"))
+    return errs
+
+
 def _attribute_errors(spec: dict[str, Any], who: bool = False) -> list[FieldError]:
     errs: list[FieldError] = []
     resource, non_resource = spec.get("resourceAttributes"), spec.get("nonResourceAttributes")
