@@ -45,6 +45,7 @@ from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
+from fakeapi.machinery.serviceaccountsettings import ServiceAccountSettings
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
@@ -62,6 +63,9 @@ from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
 from fakeapi.registry.scale import ScaleRegistry
 from fakeapi.registry.serviceallocation import ServiceAllocation
+from fakeapi.registry.tokens.authenticator import ServiceAccountAuthenticator
+from fakeapi.registry.tokens.issuer import Issuer
+from fakeapi.registry.tokens.tokenrequest import TokenRequests
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
@@ -129,9 +133,17 @@ class Api:
     namespace_controller: NamespaceController = field(init=False)
     kubernetes_service: KubernetesService = field(init=False)
     crd_controller: CustomResourceDefinitionController = field(init=False)
+    service_account_issuer: Issuer = field(default_factory=lambda: Issuer(ServiceAccountSettings()))
+    service_account_tokens: ServiceAccountAuthenticator = field(init=False)  # reads the tokens back
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
+        self.service_account_tokens = ServiceAccountAuthenticator(self.service_account_issuer, self.find, self.clock)
+
+    def token_requests(self) -> TokenRequests:
+        """What answers POST serviceaccounts/{name}/token."""
+        return TokenRequests(self.registry("serviceaccounts"), self.registry("pods"), self.registry("secrets"),
+                             self.registry("nodes"), self.service_account_issuer, self.clock, self.ids.uid)
 
     def _registry_for(self, kind: Kind) -> Registry:
         hooks: WriteHooks | None = None
@@ -193,7 +205,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         seed = f"{seed}@{restarted_at}"
     api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at),
               service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
-              advertise_address=config.advertise_address)
+              advertise_address=config.advertise_address, service_account_issuer=Issuer(config.service_accounts))
     api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)

@@ -8,6 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from fakeapi.machinery.limits import MAX_BODY_BYTES
+from fakeapi.machinery.serviceaccountsettings import ServiceAccountSettings
 from fakeapi.machinery.users import UserInfo
 from fakeapi.storage.etcd.config import EtcdConfig
 from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
@@ -97,3 +98,5 @@ class ServerConfig:
     advertise_address: str | None = None
     # etcd, shared by every server of one cluster (None: the SQLite file, or memory)
     etcd: EtcdConfig | None = None
+    # the service account issuer: its name, keys and token lifetimes
+    service_accounts: ServiceAccountSettings = field(default_factory=ServiceAccountSettings)

@@ -122,6 +122,7 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/serviceaccounts": ["get"],
         "/api/v1/namespaces/{namespace}/serviceaccounts": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": ["post"],
         "/api/v1/replicationcontrollers": ["get"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": ["delete", "get", "patch", "put"],

@@ -11,7 +11,7 @@ from aiohttp.typedefs import Handler
 
 from fakeapi.http.access import access_check
 from fakeapi.http.authentication import authenticator
-from fakeapi.http.keys import config_key, deadlines_key, inflight_key
+from fakeapi.http.keys import api_key, config_key, deadlines_key, inflight_key
 from fakeapi.http.limits import READ_METHODS, long_running, timed_out, too_many_requests
 from fakeapi.http.responses import status_response
 from fakeapi.machinery.errors import StatusError
@@ -21,15 +21,15 @@ def gated(app: web.Application, handler: Handler) -> Handler:
     """`handler` behind the access rules, authentication, the in-flight limits and the request deadline
     (long-running requests are under neither of the last two, as upstream's)."""
     config = app[config_key]
-    check, authenticate = access_check(config), authenticator(config.authentication)
+    check = access_check(config)
+    authenticate = authenticator(config.authentication, app[api_key].service_account_tokens)
     inflight, deadlines = app[inflight_key], app[deadlines_key]
 
     async def gate(request: web.Request) -> web.StreamResponse:
         try:
             if check is not None:
                 check(request)
-            if authenticate is not None:
-                authenticate(request)
+            authenticate(request)
         except StatusError as error:
             return status_response(error)
         if long_running(request):
