@@ -26,6 +26,7 @@ from fakeapi.http.keys import api_key
 from fakeapi.kubeconfig import credentials_for, write_kubeconfig
 from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.serviceaccountsettings import DEFAULT_ISSUER, ServiceAccountSettings
 from fakeapi.machinery.users import UserInfo
 from fakeapi.seeding import seed
 from fakeapi.storage.store import StorageError
@@ -81,6 +82,35 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
         await stop.wait()
     finally:
         await runner.cleanup()
+
+
+def service_account_settings(issuers: list[str] | None, signing_key_file: Path | None, key_files: list[Path] | None,
+                             api_audiences: tuple[str, ...], max_expiration: int) -> ServiceAccountSettings:
+    """The --service-account-* flags, their files read and checked (StartupError naming the file and flag)."""
+    from fakeapi.machinery.jws import KeyFileError, SigningKey, verifying_keys_from_pem
+
+    signing_key = verifying = None
+    try:
+        if signing_key_file is not None:
+            signing_key = _read(signing_key_file, "--service-account-signing-key-file")
+            SigningKey.from_pem(signing_key)
+        if key_files:
+            verifying = b"".join(_read(path, "--service-account-key-file") + b"\n" for path in key_files)
+            verifying_keys_from_pem(verifying)
+    except KeyFileError as error:
+        raise StartupError(f"a service account key file cannot be used: {error}; check the files given to "
+                           "--service-account-signing-key-file and --service-account-key-file") from None
+    if max_expiration < 0:
+        raise StartupError("--service-account-max-token-expiration must be 0 (none) or more seconds")
+    return ServiceAccountSettings(issuers=tuple(issuers) if issuers else (DEFAULT_ISSUER,), api_audiences=api_audiences,
+                                  signing_key=signing_key, verifying_keys=verifying, max_expiration=max_expiration)
+
+
+def _read(path: Path, flag: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise StartupError(f"cannot read {path}: {_reason(error)}; check the path given to {flag}") from None
 
 
 def read_token_file(path: Path) -> dict[str, UserInfo]:
