@@ -16,6 +16,7 @@ from fakeapi.controllers.kubernetesservice import NAMESPACE as KUBERNETES_NAMESP
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
+from fakeapi.controllers.tokens import TokensController
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
@@ -217,6 +218,9 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         api.registry("namespaces"), lambda: [r for r in api.stored_registries() if r.info.namespaced])
     api.store.subscribe(api.namespace_controller.on_event)
     start_kubernetes_service(api)
+    tokens = TokensController(api.registry("secrets"), api.registry("serviceaccounts"), api.service_account_issuer)
+    api.store.subscribe(tokens.on_event)
+    tokens.resume()
     api.crd_controller = CustomResourceDefinitionController(
         api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, _cel_rules,
         config.webhook_addresses)

@@ -269,3 +269,46 @@ async def test_an_rsa_key_file_signs_rs256_tokens_with_the_configured_issuer(aio
     assert (await whoami(client, token))["username"] == "system:serviceaccount:default:default"
     [jwk] = (await (await client.get("/openid/v1/jwks")).json())["keys"]
     assert (jwk["kty"], jwk["alg"], jwk["e"]) == ("RSA", "RS256", "AQAB")
+
+
+# ---- the tokens controller: legacy Secret tokens
+
+SECRETS = "/api/v1/namespaces/default/secrets"
+TOKEN_SECRET = {"metadata": {"name": "robot-token", "annotations": {"kubernetes.io/service-account.name": "robot"}},
+                "type": "kubernetes.io/service-account-token"}
+
+
+async def test_a_service_account_token_secret_gets_a_legacy_token_that_authenticates(api: Any) -> None:
+    response = await api.post(SECRETS, json=TOKEN_SECRET)
+    assert response.status == 201
+    secret = await (await api.get(f"{SECRETS}/robot-token")).json()
+    sa_uid = await uid_of(api, f"{SAS}/robot")
+    assert secret["metadata"]["annotations"] == {"kubernetes.io/service-account.name": "robot",
+                                                 "kubernetes.io/service-account.uid": sa_uid}
+    assert sorted(secret["data"]) == ["ca.crt", "namespace", "token"]
+    assert base64.b64decode(secret["data"]["namespace"]) == b"default"
+    assert base64.b64decode(secret["data"]["ca.crt"]).startswith(b"-----BEGIN CERTIFICATE-----")
+    token = base64.b64decode(secret["data"]["token"]).decode()
+    assert claims(token) == {
+        "iss": "kubernetes/serviceaccount", "kubernetes.io/serviceaccount/namespace": "default",
+        "kubernetes.io/serviceaccount/secret.name": "robot-token",
+        "kubernetes.io/serviceaccount/service-account.name": "robot",
+        "kubernetes.io/serviceaccount/service-account.uid": sa_uid, "sub": "system:serviceaccount:default:robot"}
+    assert await whoami(api, token) == {
+        "username": "system:serviceaccount:default:robot", "uid": sa_uid,
+        "groups": ["system:serviceaccounts", "system:serviceaccounts:default", "system:authenticated"]}
+    api.clock.advance(10 * 365 * 86400)  # it never expires
+    assert (await whoami(api, token))["username"] == "system:serviceaccount:default:robot"
+    assert (await api.delete(f"{SECRETS}/robot-token")).status == 200
+    response = await api.post(TOKEN_REVIEWS, json={"spec": {"token": token}})
+    assert (await response.json())["status"] == {"user": {}, "error": "Token has been invalidated"}
+
+
+async def test_token_secrets_go_with_their_service_account(api: Any) -> None:
+    assert (await api.post(SECRETS, json=TOKEN_SECRET)).status == 201
+    orphan = {**TOKEN_SECRET, "metadata": {"name": "orphan",
+                                           "annotations": {"kubernetes.io/service-account.name": "nobody"}}}
+    assert (await api.post(SECRETS, json=orphan)).status == 201
+    assert (await api.get(f"{SECRETS}/orphan")).status == 404
+    assert (await api.delete(f"{SAS}/robot")).status == 200
+    assert (await api.get(f"{SECRETS}/robot-token")).status == 404
