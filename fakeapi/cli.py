@@ -400,7 +400,8 @@ def serve_command(args: argparse.Namespace) -> int:
                               service_cluster_ip_range=args.service_cluster_ip_range,
                               service_node_port_range=args.service_node_port_range,
                               advertise_address=args.advertise_address,
-                              webhook_addresses=dict(args.webhook_address), service_accounts=service_accounts)
+                              webhook_addresses=dict(args.webhook_address), service_accounts=service_accounts,
+                              cluster_signing=tls.signing_pair() if tls is not None else None)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

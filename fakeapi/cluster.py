@@ -9,6 +9,7 @@ import orjson
 
 from fakeapi.config import ServerConfig
 from fakeapi.controllers.crd import CustomResourceDefinitionController
+from fakeapi.controllers.csrsigning import CSRSigningController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.kubernetesservice import DEFAULT_ADVERTISE_ADDRESS, KubernetesService
 from fakeapi.controllers.kubernetesservice import NAME as KUBERNETES_NAME
@@ -17,6 +18,7 @@ from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.controllers.tokens import TokensController
+from fakeapi.kinds.certificatesigningrequest import CERTIFICATE_SIGNING_REQUEST, CERTIFICATES_GROUP
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
@@ -100,6 +102,7 @@ KINDS: tuple[Kind, ...] = (
     HORIZONTAL_POD_AUTOSCALER,
     HORIZONTAL_POD_AUTOSCALER_V1,
     CUSTOM_RESOURCE_DEFINITION,
+    CERTIFICATE_SIGNING_REQUEST,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -221,6 +224,11 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     tokens = TokensController(api.registry("secrets"), api.registry("serviceaccounts"), api.service_account_issuer)
     api.store.subscribe(tokens.on_event)
     tokens.resume()
+    signer = CSRSigningController(api.registry("certificatesigningrequests", CERTIFICATES_GROUP),
+                                  api.subresource("certificatesigningrequests", "status", CERTIFICATES_GROUP),
+                                  clock, config.cluster_signing)
+    api.store.subscribe(signer.on_event)
+    signer.resume()
     api.crd_controller = CustomResourceDefinitionController(
         api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, _cel_rules,
         config.webhook_addresses)

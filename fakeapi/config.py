@@ -100,3 +100,6 @@ class ServerConfig:
     etcd: EtcdConfig | None = None
     # the service account issuer: its name, keys and token lifetimes
     service_accounts: ServiceAccountSettings = field(default_factory=ServiceAccountSettings)
+    # the CA (certificate, key; PEM) that issues approved kube-apiserver-client CSRs' certificates
+    # (kube-controller-manager's --cluster-signing-*-file; None: one made at the first)
+    cluster_signing: tuple[bytes, bytes] | None = None

@@ -6,6 +6,7 @@ from aiohttp import web
 
 from fakeapi.cluster import Api
 from fakeapi.http import conversion
+from fakeapi.http.authentication import user_of
 from fakeapi.http.bodies import read_object, read_optional_object, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
 from fakeapi.http.largepatches import computed_ahead
@@ -191,6 +192,7 @@ async def _write_options(request: web.Request, registry: Registry | ScaleRegistr
     (upstream warns): the check parses the body again, and such clients serialise objects, which
     cannot repeat a key (kubectl always sends it)."""
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
+    options.user = user_of(request)
     if "fieldValidation" in request.query and options.field_validation != "Ignore":
         options.strict_errors = await repeated_key_errors(request, registry.decoder)
     return options

@@ -8,6 +8,7 @@ from typing import Any
 
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.errors import BadRequest, Invalid
+from fakeapi.machinery.users import UserInfo
 
 
 def manager_from_user_agent(user_agent: str) -> str:
@@ -28,6 +29,7 @@ class WriteOptions:
     # the body's strict decoding errors when it repeats a key (they replace the unknown fields the
     # decode finds); None when no key repeats
     strict_errors: list[str] | None = None
+    user: UserInfo | None = None  # who asked (None: the server itself)
 
     @classmethod
     def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:

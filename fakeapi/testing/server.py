@@ -90,6 +90,8 @@ class FakeAPIServer:
             config = replace(config, allowed_hosts=answered_hosts(host, None))
         self._tls: ServerTLS | None = self_signed(host) if tls else None
         config = replace(config, authentication=_authentication(config, self._tls, token, user, anonymous_auth))
+        if self._tls is not None and config.cluster_signing is None:
+            config = replace(config, cluster_signing=self._tls.signing_pair())
         self.config = config
         self.credentials: Credentials | None = credentials_for(self._tls, {token: user} if token else None, user)
         self.app = create_app(self.config, clock)

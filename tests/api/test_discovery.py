@@ -303,6 +303,16 @@ APIEXTENSIONS_GROUP = {
                           "responseKind": {"group": APIEXTENSIONS, "version": "v1",
                                            "kind": "CustomResourceDefinition"}}]}]}],
 }
+CERTIFICATES = "certificates.k8s.io"
+CSR_KIND = {"group": CERTIFICATES, "version": "v1", "kind": "CertificateSigningRequest"}
+CERTIFICATES_GROUP = {
+    "metadata": {"name": CERTIFICATES, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "certificatesigningrequests", "responseKind": CSR_KIND, "scope": "Cluster",
+        "singularResource": "certificatesigningrequest", "verbs": ALL_VERBS, "shortNames": ["csr"],
+        "subresources": [{"subresource": name, "responseKind": CSR_KIND, "verbs": ["get", "patch", "update"]}
+                         for name in ("approval", "status")]}]}],
+}
 AGGREGATED_GROUPS = [
     APIEXTENSIONS_GROUP,
     APPS_GROUP,
@@ -318,6 +328,7 @@ AGGREGATED_GROUPS = [
      ]}]},
     AUTOSCALING_GROUP,
     BATCH_GROUP,
+    CERTIFICATES_GROUP,
     COORDINATION_GROUP,
     DISCOVERY_GROUP,
     EVENTS_GROUP,
@@ -369,6 +380,7 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
                                      "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
                                                 group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
+                                                group_entry(CERTIFICATES),
                                                 group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
                                                 group_entry("events.k8s.io"), group_entry("policy")]}
 
@@ -436,7 +448,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
         f"/apis/{APIEXTENSIONS}/v1",
         "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
         f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
-        "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/apis/batch", "/apis/batch/v1", f"/apis/{CERTIFICATES}", f"/apis/{CERTIFICATES}/v1",
+        "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
         "/apis/discovery.k8s.io", "/apis/discovery.k8s.io/v1",
         "/apis/events.k8s.io", "/apis/events.k8s.io/v1", "/apis/policy", "/apis/policy/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
