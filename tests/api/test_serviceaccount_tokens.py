@@ -312,3 +312,25 @@ async def test_token_secrets_go_with_their_service_account(api: Any) -> None:
     assert (await api.get(f"{SECRETS}/orphan")).status == 404
     assert (await api.delete(f"{SAS}/robot")).status == 200
     assert (await api.get(f"{SECRETS}/robot-token")).status == 404
+
+
+@pytest.mark.parametrize(("body", "status", "message"), [
+    ({"metadata": {"namespace": "other"}}, 400,
+     "the namespace of the provided object does not match the namespace sent on the request"),
+    ({"spec": {"boundObjectRef": {"kind": "Pod", "apiVersion": "v1"}}}, 400, "Name parameter required."),
+    ({"spec": {"boundObjectRef": {}}}, 400, "cannot bind token to object of type /, Kind="),
+    ({"spec": {"boundObjectRef": {"kind": "Pod", "apiVersion": "apps/v1", "name": "p"}}}, 400,
+     "cannot bind token to object of type apps/v1, Kind=Pod"),
+    ({"spec": {"boundObjectRef": {"kind": "Secret", "apiVersion": "a/b/c", "name": "s"}}}, 404,
+     'secrets "s" not found'),  # an apiVersion Go cannot parse names no group
+    ({"spec": {"audiences": "api"}}, 400, None),
+    ({"spec": "x"}, 400, None),
+    ([], 400, None),
+])
+async def test_malformed_token_requests_get_upstreams_errors(api: Any, body: Any, status: int,
+                                                             message: str | None) -> None:
+    response = await api.post(f"{SAS}/robot/token", json=body)
+    answer = await response.json()
+    assert (response.status, answer["kind"]) == (status, "Status")
+    if message is not None:
+        assert answer["message"] == message

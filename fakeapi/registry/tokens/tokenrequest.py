@@ -16,6 +16,7 @@ from fakeapi.machinery.types import JSON
 from fakeapi.registry.decoding import decode_body
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import WriteOptions
+from fakeapi.registry.rest import NAMESPACE_MISMATCH
 from fakeapi.registry.reviews import go_json
 from fakeapi.registry.tokens.claims import EXTENDED_EXPIRATION, WARN_ONLY_EXPIRATION, bound_claims
 from fakeapi.registry.tokens.issuer import Issuer
@@ -43,12 +44,11 @@ class TokenRequests:
         """The answered TokenRequest (201), or upstream's error."""
         request = decode_body(KUBERNETES_1_32.compiled(DEFINITION).decoder(), body, KIND, (API_VERSION,), options)
         metadata = request.get("metadata") or {}
+        if metadata.get("namespace") and metadata["namespace"] != namespace:  # the create handler's check
+            raise BadRequest(NAMESPACE_MISMATCH)
         if metadata.get("name") and metadata["name"] != name:
             raise _invalid(name, [invalid("metadata.name", metadata["name"],
                                           "must match the service account name if specified")])
-        if metadata.get("namespace") and metadata["namespace"] != namespace:
-            raise _invalid(name, [invalid("metadata.namespace", metadata["namespace"],
-                                          "must match the service account namespace if specified")])
         service_account = self.service_accounts.get(namespace, name)
         spec = request.setdefault("spec", {})
         if not spec.get("audiences"):
@@ -83,9 +83,11 @@ class TokenRequests:
         """The pod, secret or node the token is bound to (a pod's node too, when it has one)."""
         if not isinstance(ref, dict):
             return None, None, None
-        kind, api_version, ref_name = ref.get("kind") or "", ref.get("apiVersion") or "", ref.get("name") or ""
-        group, _, version = api_version.rpartition("/")
+        kind, ref_name = ref.get("kind") or "", ref.get("name") or ""
+        group, version = _group_version(ref.get("apiVersion") or "")
         pod = secret = node = None
+        if group == "" and kind in ("Pod", "Secret", "Node") and not ref_name:
+            raise BadRequest("Name parameter required.")  # what the registry's Get says to an empty name
         if group == "" and kind == "Pod":
             pod = self.pods.get(namespace, ref_name)
             account = pod.get("spec", {}).get("serviceAccountName", "")
@@ -109,6 +111,16 @@ class TokenRequests:
                            "have been deleted and then recreated",
                            {"name": ref_name, "kind": kind})
         return pod, secret, node
+
+
+def _group_version(api_version: str) -> tuple[str, str]:
+    """schema.FromAPIVersionAndKind's group and version: an apiVersion it cannot parse names none."""
+    parts = api_version.split("/")
+    if len(parts) == 1:
+        return "", parts[0]
+    if len(parts) == 2 and parts[0] and parts[1]:
+        return parts[0], parts[1]
+    return "", ""
 
 
 def _validate(expiration: Any) -> list[FieldError]:
