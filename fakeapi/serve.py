@@ -15,7 +15,7 @@ import shlex
 import signal
 import socket
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from fakeapi.app import create_app
@@ -90,16 +90,20 @@ def service_account_settings(issuers: list[str] | None, signing_key_file: Path |
     from fakeapi.machinery.jws import KeyFileError, SigningKey, verifying_keys_from_pem
 
     signing_key = verifying = None
-    try:
-        if signing_key_file is not None:
-            signing_key = _read(signing_key_file, "--service-account-signing-key-file")
-            SigningKey.from_pem(signing_key)
-        if key_files:
-            verifying = b"".join(_read(path, "--service-account-key-file") + b"\n" for path in key_files)
-            verifying_keys_from_pem(verifying)
-    except KeyFileError as error:
-        raise StartupError(f"a service account key file cannot be used: {error}; check the files given to "
-                           "--service-account-signing-key-file and --service-account-key-file") from None
+    checks: list[tuple[Path, str, Callable[[bytes], object]]] = []
+    if signing_key_file is not None:
+        checks.append((signing_key_file, "--service-account-signing-key-file", SigningKey.from_pem))
+    checks.extend((path, "--service-account-key-file", verifying_keys_from_pem) for path in key_files or ())
+    for path, flag, check in checks:
+        pem = _read(path, flag)
+        try:
+            check(pem)
+        except KeyFileError as error:
+            raise StartupError(f"the service account key file {path} cannot be used: {error}; check {flag}") from None
+        if flag == "--service-account-signing-key-file":
+            signing_key = pem
+        else:
+            verifying = (verifying or b"") + pem + b"\n"
     if max_expiration < 0:
         raise StartupError("--service-account-max-token-expiration must be 0 (none) or more seconds")
     return ServiceAccountSettings(issuers=tuple(issuers) if issuers else (DEFAULT_ISSUER,), api_audiences=api_audiences,

@@ -112,8 +112,10 @@ class SigningKey:
 
         try:
             return cls(serialization.load_pem_private_key(pem, password=None))
-        except (ValueError, TypeError) as error:
-            raise KeyFileError(f"no private key in it ({error})") from None
+        except TypeError:
+            raise KeyFileError("its private key is encrypted") from None
+        except ValueError:
+            raise KeyFileError("it holds no PEM private key") from None
 
     def sign(self, claims: dict[str, Any]) -> str:
         from cryptography.hazmat.primitives import hashes
@@ -164,10 +166,10 @@ def verifying_keys_from_pem(pem: bytes) -> list[VerifyingKey]:
                 keys.append(verifying_key(serialization.load_pem_private_key(text, password=None).public_key()))
             elif kind.endswith(b"PUBLIC KEY"):
                 keys.append(verifying_key(serialization.load_pem_public_key(text)))
-        except (ValueError, TypeError) as error:
-            raise KeyFileError(f"cannot read its {kind.decode()} ({error})") from None
+        except (ValueError, TypeError):
+            raise KeyFileError(f"its {kind.decode()} cannot be read") from None
     if not keys:
-        raise KeyFileError("no public key in it")
+        raise KeyFileError("it holds no PEM key or certificate")
     return keys
 
 
