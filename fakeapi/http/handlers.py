@@ -207,6 +207,7 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
         if isinstance(registry, ScaleRegistry):
             raise UnsupportedMediaType(f"the {content_type} patch type is not supported for the scale subresource")
         options = WriteOptions.from_query(request.query)  # apply needs an explicit fieldManager
+        options.user = user_of(request)
         obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
         return json_response(obj, status=201 if created else 200, warnings=options.warnings)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))

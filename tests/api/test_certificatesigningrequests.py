@@ -135,3 +135,10 @@ async def test_a_request_for_server_usages_fails_in_the_signer(api: Any) -> None
     assert [(c["type"], c.get("reason"), c.get("message")) for c in status["conditions"]] == [
         ("Approved", None, None),
         ("Failed", "SignerValidationFailure", "invalid usage for client certificate: server auth")]
+
+
+async def test_a_request_made_by_server_side_apply_records_who_asked(api: Any) -> None:
+    response = await api.patch(f"{CSRS}/jane", params={"fieldManager": "me"}, json=csr(),
+                               headers={**ALICE, "Content-Type": "application/apply-patch+yaml"})
+    assert response.status == 201
+    assert (await response.json())["spec"]["username"] == "alice"
