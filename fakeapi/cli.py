@@ -171,6 +171,11 @@ def parser() -> argparse.ArgumentParser:
                                                      "the issuers)")
     tokens.add_argument("--service-account-max-token-expiration", type=int, default=0, metavar="SECONDS",
                         help="the longest lifetime a TokenRequest gets (default: as asked, up to 2^32 seconds)")
+    tokens.add_argument("--cluster-signing-cert-file", type=Path, metavar="FILE",
+                        help="the CA certificate (PEM) that signs approved kubernetes.io/kube-apiserver-client "
+                             "CSRs (kube-controller-manager's flag; default the --tls-self-signed CA)")
+    tokens.add_argument("--cluster-signing-key-file", type=Path, metavar="FILE",
+                        help="the private key (PEM) of --cluster-signing-cert-file")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
     openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                          help="where to write v3/api__v1_openapi.json and v2/swagger.json "
@@ -357,6 +362,8 @@ def tls_flags_error(args: argparse.Namespace) -> str | None:
         return "--tls-cert-file and --tls-private-key-file go together: give both"
     if args.client_ca_file is not None and not (args.tls_self_signed or any(given)):
         return "--client-ca-file needs https: add --tls-self-signed, or --tls-cert-file and --tls-private-key-file"
+    if (args.cluster_signing_cert_file is None) != (args.cluster_signing_key_file is None):
+        return "--cluster-signing-cert-file and --cluster-signing-key-file go together: give both"
     return None
 
 
@@ -370,7 +377,14 @@ def _parse(kind: type[Number], text: str, what: str) -> Number:
 def serve_command(args: argparse.Namespace) -> int:
     from fakeapi.config import DEFAULT_NODE_CAPACITY, Authentication, ServerConfig, SimulationConfig
     from fakeapi.http.access import answered_hosts, host_name
-    from fakeapi.serve import StartupError, read_token_file, serve, server_tls, service_account_settings
+    from fakeapi.serve import (
+        StartupError,
+        cluster_signing,
+        read_token_file,
+        serve,
+        server_tls,
+        service_account_settings,
+    )
 
     simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
                                   node_capacity={**DEFAULT_NODE_CAPACITY, **args.node_capacity},
@@ -401,7 +415,8 @@ def serve_command(args: argparse.Namespace) -> int:
                               service_node_port_range=args.service_node_port_range,
                               advertise_address=args.advertise_address,
                               webhook_addresses=dict(args.webhook_address), service_accounts=service_accounts,
-                              cluster_signing=tls.signing_pair() if tls is not None else None)
+                              cluster_signing=cluster_signing(args.cluster_signing_cert_file,
+                                                              args.cluster_signing_key_file, tls))
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))
     except StartupError as error:

@@ -110,6 +110,31 @@ def service_account_settings(issuers: list[str] | None, signing_key_file: Path |
                                   signing_key=signing_key, verifying_keys=verifying, max_expiration=max_expiration)
 
 
+def cluster_signing(certificate_file: Path | None, key_file: Path | None,
+                    tls: ServerTLS | None) -> tuple[bytes, bytes] | None:
+    """The CA that signs approved client CSRs: the --cluster-signing-* files (checked to be a CA certificate
+    and its key), else the --tls-self-signed CA, else None (the signer makes one)."""
+    if certificate_file is None or key_file is None:
+        return tls.signing_pair() if tls is not None else None
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
+    certificate = _read(certificate_file, "--cluster-signing-cert-file")
+    key = _read(key_file, "--cluster-signing-key-file")
+    try:
+        public = x509.load_pem_x509_certificate(certificate).public_key()
+        private = serialization.load_pem_private_key(key, password=None)
+    except (ValueError, TypeError):
+        raise StartupError(f"the cluster signing files {certificate_file} and {key_file} hold no PEM certificate "
+                           "and unencrypted key; check --cluster-signing-cert-file and --cluster-signing-key-file"
+                           ) from None
+    der = serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    if public.public_bytes(*der) != private.public_key().public_bytes(*der):
+        raise StartupError(f"the key {key_file} is not the key of the certificate {certificate_file}; check "
+                           "--cluster-signing-cert-file and --cluster-signing-key-file")
+    return certificate, key
+
+
 def _read(path: Path, flag: str) -> bytes:
     try:
         return path.read_bytes()

@@ -388,6 +388,12 @@ def _encrypted(key_pem: bytes) -> bytes:
     (["--service-account-signing-key-file", "{dir}/not_pem"],
      "the service account key file {dir}/not_pem cannot be used: it holds no PEM private key; check "
      "--service-account-signing-key-file"),
+    (["--cluster-signing-cert-file", "{dir}/ca", "--cluster-signing-key-file", "{dir}/other_key"],
+     "the key {dir}/other_key is not the key of the certificate {dir}/ca; check --cluster-signing-cert-file and "
+     "--cluster-signing-key-file"),
+    (["--cluster-signing-cert-file", "{dir}/not_pem", "--cluster-signing-key-file", "{dir}/key"],
+     "the cluster signing files {dir}/not_pem and {dir}/key hold no PEM certificate and unencrypted key; check "
+     "--cluster-signing-cert-file and --cluster-signing-key-file"),
     (["--service-account-key-file", "{dir}/not_pem"],
      "the service account key file {dir}/not_pem cannot be used: it holds no PEM key or certificate; check "
      "--service-account-key-file"),

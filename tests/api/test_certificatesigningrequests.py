@@ -142,3 +142,18 @@ async def test_a_request_made_by_server_side_apply_records_who_asked(api: Any) -
                                headers={**ALICE, "Content-Type": "application/apply-patch+yaml"})
     assert response.status == 201
     assert (await response.json())["spec"]["username"] == "alice"
+
+
+async def test_the_cluster_signing_ca_given_signs(aiohttp_client: Any) -> None:
+    from fakeapi.pki import Authority
+
+    authority = Authority.new("signer")
+    client = await aiohttp_client(create_app(ServerConfig(cluster_signing=(authority.certificate, authority.key))))
+    assert (await client.post(CSRS, json=csr())).status == 201
+    stored = await (await client.get(f"{CSRS}/jane")).json()
+    stored["status"] = {"conditions": [{"type": "Approved", "status": "True"}]}
+    assert (await client.put(f"{CSRS}/jane/approval", json=stored)).status == 200
+    issued = await (await client.get(f"{CSRS}/jane")).json()
+    certificate = x509.load_pem_x509_certificate(base64.b64decode(issued["status"]["certificate"]))
+    assert certificate.issuer == x509.load_pem_x509_certificate(authority.certificate).subject
+    certificate.verify_directly_issued_by(x509.load_pem_x509_certificate(authority.certificate))
