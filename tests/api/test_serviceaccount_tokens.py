@@ -334,3 +334,18 @@ async def test_malformed_token_requests_get_upstreams_errors(api: Any, body: Any
     assert (response.status, answer["kind"]) == (status, "Status")
     if message is not None:
         assert answer["message"] == message
+
+
+async def test_a_token_bound_to_a_node_names_it_and_dies_with_it(api: Any) -> None:
+    assert (await api.post("/api/v1/nodes", json={"metadata": {"name": "node-b"}})).status == 201
+    node_uid = await uid_of(api, "/api/v1/nodes/node-b")
+    token = (await request_token(api, {"boundObjectRef": {"kind": "Node", "apiVersion": "v1", "name": "node-b",
+                                                          "uid": node_uid}}))["status"]["token"]
+    assert claims(token)["kubernetes.io"]["node"] == {"name": "node-b", "uid": node_uid}
+    assert "pod" not in claims(token)["kubernetes.io"]
+    extra = (await whoami(api, token))["extra"]
+    assert (extra["authentication.kubernetes.io/node-name"], extra["authentication.kubernetes.io/node-uid"]) == (
+        ["node-b"], [node_uid])
+    assert (await api.delete("/api/v1/nodes/node-b")).status == 200
+    response = await api.post(TOKEN_REVIEWS, json={"spec": {"token": token}})
+    assert (await response.json())["status"] == {"user": {}, "error": "service account token has been invalidated"}
