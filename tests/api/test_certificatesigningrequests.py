@@ -157,3 +157,10 @@ async def test_the_cluster_signing_ca_given_signs(aiohttp_client: Any) -> None:
     certificate = x509.load_pem_x509_certificate(base64.b64decode(issued["status"]["certificate"]))
     assert certificate.issuer == x509.load_pem_x509_certificate(authority.certificate).subject
     certificate.verify_directly_issued_by(x509.load_pem_x509_certificate(authority.certificate))
+
+
+async def test_a_name_that_is_no_path_segment_is_refused_after_the_kinds_own_checks(api: Any) -> None:
+    response = await api.post(CSRS, json=csr(name="a%b"))
+    assert (response.status, (await response.json())["message"]) == (
+        422, 'CertificateSigningRequest.certificates.k8s.io "a%b" is invalid: metadata.name: Invalid value: "a%b": '
+             'may not contain \'%\'')

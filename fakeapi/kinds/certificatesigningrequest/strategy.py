@@ -18,7 +18,6 @@ from fakeapi.machinery.users import UserInfo
 
 
 class CertificateSigningRequestStrategy(Strategy):
-    validation_covers_object_meta = True  # validate_csr checks ObjectMeta (any name)
 
     def set_requesting_user(self, obj: JSON, user: UserInfo) -> None:
         spec = obj.get("spec")
