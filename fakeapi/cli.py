@@ -171,6 +171,10 @@ def parser() -> argparse.ArgumentParser:
                                                      "the issuers)")
     tokens.add_argument("--service-account-max-token-expiration", type=int, default=0, metavar="SECONDS",
                         help="the longest lifetime a TokenRequest gets (default: as asked, up to 2^32 seconds)")
+    tokens.add_argument("--service-account-extend-token-expiration", type=boolean, nargs="?", const=True,
+                        default=True, metavar="BOOL",
+                        help="a pod-bound token asked for 3607 s (the kubelet's) lives a year and warns after "
+                             "3607 s (default true)")
     tokens.add_argument("--cluster-signing-cert-file", type=Path, metavar="FILE",
                         help="the CA certificate (PEM) that signs approved kubernetes.io/kube-apiserver-client "
                              "CSRs (kube-controller-manager's flag; default the --tls-self-signed CA)")
@@ -398,7 +402,8 @@ def serve_command(args: argparse.Namespace) -> int:
         storage_file, etcd = storage_settings(args)
         service_accounts = service_account_settings(args.service_account_issuer, args.service_account_signing_key_file,
                                                     args.service_account_key_file, args.api_audiences,
-                                                    args.service_account_max_token_expiration)
+                                                    args.service_account_max_token_expiration,
+                                                    args.service_account_extend_token_expiration)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                               watch_history_bytes=args.watch_history_bytes,
                               request_log=args.request_log, request_log_bytes=args.request_log_bytes,

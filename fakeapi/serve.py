@@ -85,7 +85,8 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
 
 
 def service_account_settings(issuers: list[str] | None, signing_key_file: Path | None, key_files: list[Path] | None,
-                             api_audiences: tuple[str, ...], max_expiration: int) -> ServiceAccountSettings:
+                             api_audiences: tuple[str, ...], max_expiration: int,
+                             extend_expiration: bool = True) -> ServiceAccountSettings:
     """The --service-account-* flags, their files read and checked (StartupError naming the file and flag)."""
     from fakeapi.machinery.jws import KeyFileError, SigningKey, verifying_keys_from_pem
 
@@ -107,7 +108,8 @@ def service_account_settings(issuers: list[str] | None, signing_key_file: Path |
     if max_expiration < 0:
         raise StartupError("--service-account-max-token-expiration must be 0 (none) or more seconds")
     return ServiceAccountSettings(issuers=tuple(issuers) if issuers else (DEFAULT_ISSUER,), api_audiences=api_audiences,
-                                  signing_key=signing_key, verifying_keys=verifying, max_expiration=max_expiration)
+                                  signing_key=signing_key, verifying_keys=verifying, max_expiration=max_expiration,
+                                  extend_expiration=extend_expiration)
 
 
 def cluster_signing(certificate_file: Path | None, key_file: Path | None,

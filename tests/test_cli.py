@@ -471,11 +471,13 @@ def test_the_service_account_flags_name_the_issuer_keys_and_lifetimes(tmp_path: 
     args = parser().parse_args([
         "serve", "--service-account-issuer", "https://new.example", "--service-account-issuer", "https://old.example",
         "--service-account-signing-key-file", str(files["key"]), "--service-account-key-file", str(files["ca"]),
-        "--api-audiences", "api,vault", "--service-account-max-token-expiration", "7200"])
+        "--api-audiences", "api,vault", "--service-account-max-token-expiration", "7200",
+        "--service-account-extend-token-expiration=false"])
     settings = service_account_settings(args.service_account_issuer, args.service_account_signing_key_file,
                                         args.service_account_key_file, args.api_audiences,
-                                        args.service_account_max_token_expiration)
-    assert (settings.issuers, settings.api_audiences, settings.max_expiration) == (
-        ("https://new.example", "https://old.example"), ("api", "vault"), 7200)
+                                        args.service_account_max_token_expiration,
+                                        args.service_account_extend_token_expiration)
+    assert (settings.issuers, settings.api_audiences, settings.max_expiration, settings.extend_expiration) == (
+        ("https://new.example", "https://old.example"), ("api", "vault"), 7200, False)
     assert settings.signing_key == files["key"].read_bytes()
     assert settings.verifying_keys == files["ca"].read_bytes() + b"\n"

@@ -349,3 +349,14 @@ async def test_a_token_bound_to_a_node_names_it_and_dies_with_it(api: Any) -> No
     assert (await api.delete("/api/v1/nodes/node-b")).status == 200
     response = await api.post(TOKEN_REVIEWS, json={"spec": {"token": token}})
     assert (await response.json())["status"] == {"user": {}, "error": "service account token has been invalidated"}
+
+
+async def test_the_max_expiration_shortens_a_request_with_a_warning(aiohttp_client: Any) -> None:
+    settings = ServiceAccountSettings(max_expiration=1200, extend_expiration=False)
+    client = await aiohttp_client(create_app(ServerConfig(service_accounts=settings)))
+    response = await client.post(f"{SAS}/default/token", json={"spec": {"expirationSeconds": 3600}})
+    answer = await response.json()
+    assert response.headers["Warning"] == '299 - "requested expiration of 3600 seconds shortened to 1200 seconds"'
+    assert answer["spec"]["expirationSeconds"] == 1200
+    token_claims = claims(answer["status"]["token"])
+    assert token_claims["exp"] - token_claims["iat"] == 1200
