@@ -35,6 +35,7 @@ from fakeapi.http.keys import (
     watch_writer_key,
 )
 from fakeapi.http.limits import Deadlines, InFlight
+from fakeapi.http.oidc import setup_oidc_routes
 from fakeapi.http.openapi import setup_openapi_routes
 from fakeapi.http.podlogs import pod_log
 from fakeapi.http.portforward import pod_portforward
@@ -43,6 +44,7 @@ from fakeapi.http.requestlog import RequestLog
 from fakeapi.http.responses import add_kind_warnings
 from fakeapi.http.reviews import REVIEW_HANDLERS
 from fakeapi.http.routing import CORE_PREFIX, GROUPS_PREFIX, ApiHandlers, ApiPaths, CreateOnly
+from fakeapi.http.serviceaccounttoken import create_token
 from fakeapi.http.watchstream import WatchWriter
 from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.clock import Clock
@@ -76,8 +78,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app[containers_key] = Containers(api)
     app.on_startup.append(_start_api)
     app.on_shutdown.append(_end_watches)
-    if config.authentication.tokens is not None:
-        app.on_response_prepare.append(add_warning)
+    app.on_response_prepare.append(add_warning)
     app.on_response_prepare.append(add_kind_warnings)
     simulation = Simulation(api, app[request_log_key], app[faults_key], config.simulation, app[containers_key])
     app[simulation_key] = simulation
@@ -128,6 +129,7 @@ def setup_routes(app: web.Application, router: GuardedRouter) -> None:
         router.add_get(path, handler)
         router.add_get(path + "/", handler)
     setup_openapi_routes(app, router)
+    setup_oidc_routes(router)
     api_handlers = _api_handlers(router, partial(_serves_subresource, app[api_key]))
     router.register_resource(ApiPaths(CORE_PREFIX, api_handlers))
     router.register_resource(ApiPaths(GROUPS_PREFIX, api_handlers))
@@ -163,6 +165,7 @@ def _api_handlers(router: GuardedRouter, serves_subresource: Callable[[str, str,
         special_subresources={("", "pods", "binding"): {"POST": guard(create_binding)},
                               ("", "pods", "eviction"): {"POST": guard(create_eviction)},
                               ("", "pods", "log"): {"GET": guard(pod_log)},
+                              ("", "serviceaccounts", "token"): {"POST": guard(create_token)},
                               **{path: {"GET": guard(handler), "POST": guard(handler)}
                                  for path, handler in streaming.items()}},
         serves_subresource=serves_subresource,

@@ -161,6 +161,29 @@ def parser() -> argparse.ArgumentParser:
                       help="serve https with a CA made at start and a certificate for loopback, --host and "
                            "--allowed-hosts; --kubeconfig then holds the CA, and a client certificate it "
                            "issues unless --token-auth-file gives a token")
+    tokens = serve.add_argument_group("service account tokens", "as kube-apiserver's flags")
+    tokens.add_argument("--service-account-issuer", action="append", metavar="URL",
+                        help="the issuer (iss) of the tokens the server signs; repeat it to also accept tokens of "
+                             "earlier issuers (default https://kubernetes.default.svc.cluster.local)")
+    tokens.add_argument("--service-account-signing-key-file", type=Path, metavar="FILE",
+                        help="the private key (PEM, RSA or EC P-256) tokens are signed with (default: a P-256 key "
+                             "made at start)")
+    tokens.add_argument("--service-account-key-file", type=Path, action="append", metavar="FILE",
+                        help="more keys (PEM: public keys, private keys or certificates) whose tokens are accepted")
+    tokens.add_argument("--api-audiences", type=lambda text: tuple(filter(None, text.split(","))), default=(),
+                        metavar="AUD[,AUD...]", help="the audiences of a token asked for without one (default: "
+                                                     "the issuers)")
+    tokens.add_argument("--service-account-max-token-expiration", type=int, default=0, metavar="SECONDS",
+                        help="the longest lifetime a TokenRequest gets (default: as asked, up to 2^32 seconds)")
+    tokens.add_argument("--service-account-extend-token-expiration", type=boolean, nargs="?", const=True,
+                        default=True, metavar="BOOL",
+                        help="a pod-bound token asked for 3607 s (the kubelet's) lives a year and warns after "
+                             "3607 s (default true)")
+    tokens.add_argument("--cluster-signing-cert-file", type=Path, metavar="FILE",
+                        help="the CA certificate (PEM) that signs approved kubernetes.io/kube-apiserver-client "
+                             "CSRs (kube-controller-manager's flag; default the --tls-self-signed CA)")
+    tokens.add_argument("--cluster-signing-key-file", type=Path, metavar="FILE",
+                        help="the private key (PEM) of --cluster-signing-cert-file")
     openapi = commands.add_parser("openapi", help="write the OpenAPI documents generated from the schemas")
     openapi.add_argument("--output-dir", type=Path, default=None, metavar="DIR",
                          help="where to write v3/api__v1_openapi.json and v2/swagger.json "
@@ -357,6 +380,8 @@ def tls_flags_error(args: argparse.Namespace) -> str | None:
         return "--tls-cert-file and --tls-private-key-file go together: give both"
     if args.client_ca_file is not None and not (args.tls_self_signed or any(given)):
         return "--client-ca-file needs https: add --tls-self-signed, or --tls-cert-file and --tls-private-key-file"
+    if (args.cluster_signing_cert_file is None) != (args.cluster_signing_key_file is None):
+        return "--cluster-signing-cert-file and --cluster-signing-key-file go together: give both"
     return None
 
 
@@ -370,7 +395,14 @@ def _parse(kind: type[Number], text: str, what: str) -> Number:
 def serve_command(args: argparse.Namespace) -> int:
     from fakeapi.config import DEFAULT_NODE_CAPACITY, Authentication, ServerConfig, SimulationConfig
     from fakeapi.http.access import answered_hosts, host_name
-    from fakeapi.serve import StartupError, read_token_file, serve, server_tls
+    from fakeapi.serve import (
+        StartupError,
+        cluster_signing,
+        read_token_file,
+        serve,
+        server_tls,
+        service_account_settings,
+    )
 
     simulation = SimulationConfig(mode=args.simulate, nodes=args.nodes,
                                   node_capacity={**DEFAULT_NODE_CAPACITY, **args.node_capacity},
@@ -382,6 +414,10 @@ def serve_command(args: argparse.Namespace) -> int:
         authentication = Authentication(tokens, client_certificates=tls is not None and bool(tls.client_cas),
                                         anonymous=args.anonymous_auth)
         storage_file, etcd = storage_settings(args)
+        service_accounts = service_account_settings(args.service_account_issuer, args.service_account_signing_key_file,
+                                                    args.service_account_key_file, args.api_audiences,
+                                                    args.service_account_max_token_expiration,
+                                                    args.service_account_extend_token_expiration)
         config = ServerConfig(watch_history=args.watch_history, watch_history_age=args.watch_history_age,
                               watch_history_bytes=args.watch_history_bytes,
                               request_log=args.request_log, request_log_bytes=args.request_log_bytes,
@@ -397,7 +433,9 @@ def serve_command(args: argparse.Namespace) -> int:
                               service_cluster_ip_range=args.service_cluster_ip_range,
                               service_node_port_range=args.service_node_port_range,
                               advertise_address=args.advertise_address,
-                              webhook_addresses=dict(args.webhook_address),
+                              webhook_addresses=dict(args.webhook_address), service_accounts=service_accounts,
+                              cluster_signing=cluster_signing(args.cluster_signing_cert_file,
+                                                              args.cluster_signing_key_file, tls),
                               authorization_modes=args.authorization_mode)
         _use_uvloop()
         asyncio.run(serve(config, args.host, args.port, args.kubeconfig, args.seed_file, args.log_requests, tls))

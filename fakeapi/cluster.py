@@ -10,6 +10,7 @@ import orjson
 from fakeapi.config import ServerConfig
 from fakeapi.controllers.clusterroleaggregation import ClusterRoleAggregation
 from fakeapi.controllers.crd import CustomResourceDefinitionController
+from fakeapi.controllers.csrsigning import CSRSigningController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.kubedns import DNS_IP_INDEX, create_kube_dns
 from fakeapi.controllers.kubedns import NAME as KUBE_DNS_NAME
@@ -20,6 +21,8 @@ from fakeapi.controllers.kubernetesservice import NAMESPACE as KUBERNETES_NAMESP
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
+from fakeapi.controllers.tokens import TokensController
+from fakeapi.kinds.certificatesigningrequest import CERTIFICATE_SIGNING_REQUEST, CERTIFICATES_GROUP
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
@@ -52,6 +55,7 @@ from fakeapi.kinds.statefulset import STATEFUL_SET
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
+from fakeapi.machinery.serviceaccountsettings import ServiceAccountSettings
 from fakeapi.machinery.types import JSON
 from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
@@ -71,6 +75,9 @@ from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
 from fakeapi.registry.scale import ScaleRegistry
 from fakeapi.registry.serviceallocation import ServiceAllocation
+from fakeapi.registry.tokens.authenticator import ServiceAccountAuthenticator
+from fakeapi.registry.tokens.issuer import Issuer
+from fakeapi.registry.tokens.tokenrequest import TokenRequests
 from fakeapi.storage.sqlite import SqliteJournal
 from fakeapi.storage.store import Store
 
@@ -109,6 +116,7 @@ KINDS: tuple[Kind, ...] = (
     CLUSTER_ROLE,
     ROLE_BINDING,
     CLUSTER_ROLE_BINDING,
+    CERTIFICATE_SIGNING_REQUEST,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -151,9 +159,17 @@ class Api:
     kubernetes_service: KubernetesService = field(init=False)
     crd_controller: CustomResourceDefinitionController = field(init=False)
     authorizer: ServerAuthorizer = field(init=False)  # --authorization-mode
+    service_account_issuer: Issuer = field(default_factory=lambda: Issuer(ServiceAccountSettings()))
+    service_account_tokens: ServiceAccountAuthenticator = field(init=False)  # reads the tokens back
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
+        self.service_account_tokens = ServiceAccountAuthenticator(self.service_account_issuer, self.find, self.clock)
+
+    def token_requests(self) -> TokenRequests:
+        """What answers POST serviceaccounts/{name}/token."""
+        return TokenRequests(self.registry("serviceaccounts"), self.registry("pods"), self.registry("secrets"),
+                             self.registry("nodes"), self.service_account_issuer, self.clock, self.ids.uid)
 
     def _registry_for(self, kind: Kind) -> Registry:
         hooks: WriteHooks | None = None
@@ -217,7 +233,7 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         seed = f"{seed}@{restarted_at}"
     api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at),
               service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
-              advertise_address=config.advertise_address)
+              advertise_address=config.advertise_address, service_account_issuer=Issuer(config.service_accounts))
     api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
     api.authorizer = ServerAuthorizer(config.authorization_modes, store)
     store.subscribe(api.pod_logs.on_event)
@@ -237,6 +253,14 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
     start_kubernetes_service(api)
     if not api.restarted:
         create_kube_dns(api.registry("services"), str(api.service_ranges.ip_at(DNS_IP_INDEX)))
+    tokens = TokensController(api.registry("secrets"), api.registry("serviceaccounts"), api.service_account_issuer)
+    api.store.subscribe(tokens.on_event)
+    tokens.resume()
+    signer = CSRSigningController(api.registry("certificatesigningrequests", CERTIFICATES_GROUP),
+                                  api.subresource("certificatesigningrequests", "status", CERTIFICATES_GROUP),
+                                  clock, config.cluster_signing)
+    api.store.subscribe(signer.on_event)
+    signer.resume()
     api.crd_controller = CustomResourceDefinitionController(
         api.registry("customresourcedefinitions", "apiextensions.k8s.io"), api.kinds, clock.timestamp, _cel_rules,
         config.webhook_addresses)

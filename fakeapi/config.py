@@ -8,6 +8,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from fakeapi.machinery.limits import MAX_BODY_BYTES
+from fakeapi.machinery.serviceaccountsettings import ServiceAccountSettings
 from fakeapi.machinery.users import UserInfo
 from fakeapi.storage.etcd.config import EtcdConfig
 from fakeapi.storage.store import DEFAULT_HISTORY, DEFAULT_HISTORY_AGE, DEFAULT_HISTORY_BYTES
@@ -46,16 +47,18 @@ class SimulationConfig:
 class Authentication:
     """Who requests are from, as kube-apiserver's authenticators are configured (AlwaysAllow then lets
     every user do everything). A request's credentials are tried in upstream's order: a client certificate,
-    then a bearer token; credentials presented but not recognised are a 401, and a request without any is
-    the anonymous user's, or a 401 when `anonymous` is off."""
+    then a bearer token (the token file's, then service account tokens, always checked); credentials
+    presented but not recognised are a 401, and a request without any is the anonymous user's, or a 401
+    when `anonymous` is off."""
 
-    tokens: Mapping[str, UserInfo] | None = None  # --token-auth-file: token -> user (None: tokens are ignored)
+    tokens: Mapping[str, UserInfo] | None = None  # --token-auth-file: token -> user (None: no token file)
     client_certificates: bool = False  # a client certificate the TLS layer verified names the user
     anonymous: bool = True  # --anonymous-auth
 
     @property
     def checks_credentials(self) -> bool:
-        """False when every request is anonymous: nothing to check."""
+        """False when the server was given no credentials to check: a request without a service account
+        token is then anonymous."""
         return self.tokens is not None or self.client_certificates or not self.anonymous
 
 
@@ -99,3 +102,8 @@ class ServerConfig:
     etcd: EtcdConfig | None = None
     # kube-apiserver's --authorization-mode: AlwaysAllow, AlwaysDeny, Node, RBAC, asked in this order
     authorization_modes: tuple[str, ...] = ("AlwaysAllow",)
+    # the service account issuer: its name, keys and token lifetimes
+    service_accounts: ServiceAccountSettings = field(default_factory=ServiceAccountSettings)
+    # the CA (certificate, key; PEM) that issues approved kube-apiserver-client CSRs' certificates
+    # (kube-controller-manager's --cluster-signing-*-file; None: one made at the first)
+    cluster_signing: tuple[bytes, bytes] | None = None

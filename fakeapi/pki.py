@@ -58,6 +58,11 @@ class Authority:
         """The CA's certificate (PEM): what clients trust."""
         return self._certificate.public_bytes(serialization.Encoding.PEM)
 
+    @property
+    def key(self) -> bytes:
+        """The CA's private key (PEM, PKCS#8): what signs the certificates approved CSRs get."""
+        return _key_pem(self._key)
+
     def issue_server(self, hosts: list[str]) -> KeyPair:
         """A serving certificate for `hosts` (addresses become IP names, the rest DNS names), followed by
         the CA's certificate as upstream's self-signed .crt is."""

@@ -15,7 +15,7 @@ import shlex
 import signal
 import socket
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from fakeapi.app import create_app
@@ -26,6 +26,7 @@ from fakeapi.http.keys import api_key
 from fakeapi.kubeconfig import credentials_for, write_kubeconfig
 from fakeapi.listener import Listener, app_runner
 from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.serviceaccountsettings import DEFAULT_ISSUER, ServiceAccountSettings
 from fakeapi.machinery.users import UserInfo
 from fakeapi.seeding import seed
 from fakeapi.storage.store import StorageError
@@ -82,6 +83,66 @@ async def serve(config: ServerConfig, host: str, port: int, kubeconfig: Path | N
         await stop.wait()
     finally:
         await runner.cleanup()
+
+
+def service_account_settings(issuers: list[str] | None, signing_key_file: Path | None, key_files: list[Path] | None,
+                             api_audiences: tuple[str, ...], max_expiration: int,
+                             extend_expiration: bool = True) -> ServiceAccountSettings:
+    """The --service-account-* flags, their files read and checked (StartupError naming the file and flag)."""
+    from fakeapi.machinery.jws import KeyFileError, SigningKey, verifying_keys_from_pem
+
+    signing_key = verifying = None
+    checks: list[tuple[Path, str, Callable[[bytes], object]]] = []
+    if signing_key_file is not None:
+        checks.append((signing_key_file, "--service-account-signing-key-file", SigningKey.from_pem))
+    checks.extend((path, "--service-account-key-file", verifying_keys_from_pem) for path in key_files or ())
+    for path, flag, check in checks:
+        pem = _read(path, flag)
+        try:
+            check(pem)
+        except KeyFileError as error:
+            raise StartupError(f"the service account key file {path} cannot be used: {error}; check {flag}") from None
+        if flag == "--service-account-signing-key-file":
+            signing_key = pem
+        else:
+            verifying = (verifying or b"") + pem + b"\n"
+    if max_expiration < 0:
+        raise StartupError("--service-account-max-token-expiration must be 0 (none) or more seconds")
+    return ServiceAccountSettings(issuers=tuple(issuers) if issuers else (DEFAULT_ISSUER,), api_audiences=api_audiences,
+                                  signing_key=signing_key, verifying_keys=verifying, max_expiration=max_expiration,
+                                  extend_expiration=extend_expiration)
+
+
+def cluster_signing(certificate_file: Path | None, key_file: Path | None,
+                    tls: ServerTLS | None) -> tuple[bytes, bytes] | None:
+    """The CA that signs approved client CSRs: the --cluster-signing-* files (checked to be a CA certificate
+    and its key), else the --tls-self-signed CA, else None (the signer makes one)."""
+    if certificate_file is None or key_file is None:
+        return tls.signing_pair() if tls is not None else None
+    from cryptography import x509
+    from cryptography.hazmat.primitives import serialization
+
+    certificate = _read(certificate_file, "--cluster-signing-cert-file")
+    key = _read(key_file, "--cluster-signing-key-file")
+    try:
+        public = x509.load_pem_x509_certificate(certificate).public_key()
+        private = serialization.load_pem_private_key(key, password=None)
+    except (ValueError, TypeError):
+        raise StartupError(f"the cluster signing files {certificate_file} and {key_file} hold no PEM certificate "
+                           "and unencrypted key; check --cluster-signing-cert-file and --cluster-signing-key-file"
+                           ) from None
+    der = serialization.Encoding.DER, serialization.PublicFormat.SubjectPublicKeyInfo
+    if public.public_bytes(*der) != private.public_key().public_bytes(*der):
+        raise StartupError(f"the key {key_file} is not the key of the certificate {certificate_file}; check "
+                           "--cluster-signing-cert-file and --cluster-signing-key-file")
+    return certificate, key
+
+
+def _read(path: Path, flag: str) -> bytes:
+    try:
+        return path.read_bytes()
+    except OSError as error:
+        raise StartupError(f"cannot read {path}: {_reason(error)}; check the path given to {flag}") from None
 
 
 def read_token_file(path: Path) -> dict[str, UserInfo]:

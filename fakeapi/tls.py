@@ -40,6 +40,11 @@ class ServerTLS:
     trusted: bytes | None = None  # PEM: the CA clients must trust to reach the server (None: their own roots)
     authority: Authority | None = None  # the CA fakeapi made, which issued `certificate` (self-signed only)
 
+    def signing_pair(self) -> tuple[bytes, bytes] | None:
+        """The CA (certificate, key; PEM) that signs approved client CSRs: the self-signed CA, whose client
+        certificates the server accepts (None with certificate files: fakeapi holds no CA key then)."""
+        return (self.authority.certificate, self.authority.key) if self.authority is not None else None
+
     def context(self) -> ssl.SSLContext:
         """The server's TLS context: TLS 1.2 or later, HTTP/1.1 (the only protocol aiohttp serves)."""
         context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)

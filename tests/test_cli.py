@@ -385,6 +385,21 @@ def _encrypted(key_pem: bytes) -> bytes:
      "--tls-private-key-file"),
     (["--tls-self-signed", "--client-ca-file", "{dir}/not_pem"],
      "the client CA file {dir}/not_pem holds no PEM certificate; check --client-ca-file"),
+    (["--service-account-signing-key-file", "{dir}/missing.key"],
+     "cannot read {dir}/missing.key: no such file or directory; check the path given to "
+     "--service-account-signing-key-file"),
+    (["--service-account-signing-key-file", "{dir}/not_pem"],
+     "the service account key file {dir}/not_pem cannot be used: it holds no PEM private key; check "
+     "--service-account-signing-key-file"),
+    (["--cluster-signing-cert-file", "{dir}/ca", "--cluster-signing-key-file", "{dir}/other_key"],
+     "the key {dir}/other_key is not the key of the certificate {dir}/ca; check --cluster-signing-cert-file and "
+     "--cluster-signing-key-file"),
+    (["--cluster-signing-cert-file", "{dir}/not_pem", "--cluster-signing-key-file", "{dir}/key"],
+     "the cluster signing files {dir}/not_pem and {dir}/key hold no PEM certificate and unencrypted key; check "
+     "--cluster-signing-cert-file and --cluster-signing-key-file"),
+    (["--service-account-key-file", "{dir}/not_pem"],
+     "the service account key file {dir}/not_pem cannot be used: it holds no PEM key or certificate; check "
+     "--service-account-key-file"),
 ])
 def test_unusable_credential_files_are_one_line(tmp_path: Path, flags: list[str], line: str,
                                                 capsys: pytest.CaptureFixture[str]) -> None:
@@ -449,3 +464,23 @@ def test_a_self_signed_certificate_names_the_allowed_hosts_too(tmp_path: Path) -
     finally:
         stop(process)
     assert answer.startswith(b"HTTP/1.1 200 OK\r\n") and b'"minor": "32"' in answer
+
+
+def test_the_service_account_flags_name_the_issuer_keys_and_lifetimes(tmp_path: Path) -> None:
+    from fakeapi.cli import parser
+    from fakeapi.serve import service_account_settings
+
+    files = _pem_files(tmp_path)
+    args = parser().parse_args([
+        "serve", "--service-account-issuer", "https://new.example", "--service-account-issuer", "https://old.example",
+        "--service-account-signing-key-file", str(files["key"]), "--service-account-key-file", str(files["ca"]),
+        "--api-audiences", "api,vault", "--service-account-max-token-expiration", "7200",
+        "--service-account-extend-token-expiration=false"])
+    settings = service_account_settings(args.service_account_issuer, args.service_account_signing_key_file,
+                                        args.service_account_key_file, args.api_audiences,
+                                        args.service_account_max_token_expiration,
+                                        args.service_account_extend_token_expiration)
+    assert (settings.issuers, settings.api_audiences, settings.max_expiration, settings.extend_expiration) == (
+        ("https://new.example", "https://old.example"), ("api", "vault"), 7200, False)
+    assert settings.signing_key == files["key"].read_bytes()
+    assert settings.verifying_keys == files["ca"].read_bytes() + b"\n"

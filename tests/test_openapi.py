@@ -122,6 +122,7 @@ def test_paths_cover_every_served_endpoint() -> None:
         "/api/v1/serviceaccounts": ["get"],
         "/api/v1/namespaces/{namespace}/serviceaccounts": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/serviceaccounts/{name}": ["delete", "get", "patch", "put"],
+        "/api/v1/namespaces/{namespace}/serviceaccounts/{name}/token": ["post"],
         "/api/v1/replicationcontrollers": ["get"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers": ["delete", "get", "post"],
         "/api/v1/namespaces/{namespace}/replicationcontrollers/{name}": ["delete", "get", "patch", "put"],
@@ -368,8 +369,9 @@ async def discovery_url(client: Any) -> str:
     assert list(body["paths"]) == [
         "api/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
         "apis/authorization.k8s.io/v1",
-        "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/coordination.k8s.io/v1",
-        "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1", "apis/rbac.authorization.k8s.io/v1"]
+        "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/certificates.k8s.io/v1",
+        "apis/coordination.k8s.io/v1", "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1",
+        "apis/rbac.authorization.k8s.io/v1"]
     url: str = body["paths"]["api/v1"]["serverRelativeURL"]
     return url
 

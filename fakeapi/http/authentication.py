@@ -6,8 +6,9 @@ The authenticators run in upstream's order, the first to recognise the request w
    CN, the groups its O values, and `extra` names the certificate by its SHA-256 (upstream's credential
    id); a certificate without a CN counts as none;
 2. `Authorization: Bearer <token>` (the scheme in any case; what follows a second space is ignored) with a
-   token of the token file: its user. A token not in the file is a 401, even when anonymous requests are
-   allowed: only a request that presents no credential is anonymous;
+   token of the token file, or a service account token the server signed (fakeapi.registry.tokens, always
+   on, as upstream's service account authenticator is): its user. Any other token is a 401, even when
+   anonymous requests are allowed: only a request that presents no credential is anonymous;
 3. for a WebSocket request (what browsers open for exec), a bearer token sent as the subprotocol
    `base64url.bearer.authorization.k8s.io.<token in unpadded base64url>`, beside at least one real
    subprotocol (upstream's protocol authenticator).
@@ -31,6 +32,10 @@ from fakeapi.http.responses import warning_header
 from fakeapi.machinery.errors import Unauthorized
 from fakeapi.machinery.users import ANONYMOUS, UserInfo
 from fakeapi.registry.reviews import TokenResult
+from fakeapi.registry.tokens.authenticator import ServiceAccountAuthenticator, TokenRejected
+
+# token -> its user, or Unauthorized (the token file's, then the service accounts')
+TokenLookup = Callable[[str], UserInfo]
 
 USER_KEY = web.RequestKey("fakeapi_user", UserInfo)
 WARNING_KEY = web.RequestKey("fakeapi_authentication_warning", str)
@@ -45,26 +50,26 @@ def user_of(request: web.Request) -> UserInfo:
     return user
 
 
-def authenticator(authentication: Authentication) -> Callable[[web.Request], None] | None:
-    """What the gate runs on each request: it sets the request's user, or raises Unauthorized (None when
-    every request is anonymous: nothing to check)."""
-    if not authentication.checks_credentials:
-        return None
+def authenticator(authentication: Authentication,
+                  service_accounts: ServiceAccountAuthenticator) -> Callable[[web.Request], None]:
+    """What the gate runs on each request: it sets the request's user, or raises Unauthorized."""
     tokens, certificates, anonymous = authentication.tokens, authentication.client_certificates, \
         authentication.anonymous
+    lookup = token_lookup(tokens, service_accounts)
 
     def authenticate(request: web.Request) -> None:
+        headers = request.headers
         user = _certificate_user(request) if certificates else None
-        if user is None and tokens is not None:
+        if user is None and ("Authorization" in headers or "Sec-WebSocket-Protocol" in headers):
             refused: Unauthorized | None = None
             try:
-                user, warning = _bearer_user(request.headers.get("Authorization", ""), tokens)
+                user, warning = _bearer_user(headers.get("Authorization", ""), lookup)
             except Unauthorized as error:
                 refused, warning = error, None
             if warning is not None:
                 request[WARNING_KEY] = warning
             if user is None:
-                user = _websocket_user(request, tokens)
+                user = _websocket_user(request, lookup)
             if user is None and refused is not None:
                 raise refused
         if user is None:
@@ -76,43 +81,69 @@ def authenticator(authentication: Authentication) -> Callable[[web.Request], Non
     return authenticate
 
 
+def token_lookup(tokens: Mapping[str, UserInfo] | None, service_accounts: ServiceAccountAuthenticator) -> TokenLookup:
+    """The token file's tokens first, then service account tokens, as upstream's union of token
+    authenticators tries them."""
+    def lookup(token: str) -> UserInfo:
+        user = tokens.get(token) if tokens is not None else None
+        if user is not None:
+            return user.authenticated()
+        try:
+            found = service_accounts.authenticate(token)
+        except TokenRejected:
+            found = None
+        if found is None:
+            raise Unauthorized("Unauthorized")
+        return found.user.authenticated()
+
+    return lookup
+
+
 async def add_warning(request: web.BaseRequest, response: web.StreamResponse) -> None:
-    """(on_response_prepare, with a token file) The answer warns about a malformed Authorization header."""
+    """(on_response_prepare) The answer warns about a malformed Authorization header."""
     warning = request.get(WARNING_KEY)
     if warning is not None:
         response.headers.add("Warning", warning_header(warning))
 
 
-def review_token(authentication: Authentication, token: str, audiences: list[str]) -> TokenResult:
+def review_token(authentication: Authentication, service_accounts: ServiceAccountAuthenticator, token: str,
+                 audiences: list[str]) -> TokenResult:
     """What upstream's TokenReview reports: the authenticators run on a request that carries only
-    `Authorization: Bearer <token>`. A token the token file lacks is "invalid bearer token", with or
-    without a token file (a cluster always has token authenticators: its service accounts'); fakeapi has
-    no API audiences (no service account issuer), so no token authenticates for an audience asked for,
-    as upstream's audience-agnostic authenticators answer then."""
+    `Authorization: Bearer <token>`, for the audiences asked for (none: the API audiences). The token
+    file's tokens are for the API audiences only (upstream's audience-agnostic wrapper); a token no
+    authenticator knows is "invalid bearer token", and a service account token that does not authenticate
+    gets its reason."""
+    api_audiences = service_accounts.issuer.audiences
+    wanted = audiences or list(api_audiences)
+    static = [audience for audience in api_audiences if audience in wanted]
+    parts = f"Bearer {token}".strip().split(" ", 2)
+    bearer = parts[1] if len(parts) > 1 else ""
+    if not bearer:  # a token that begins with a space is none
+        return TokenResult(ANONYMOUS if authentication.anonymous else None)
+    user = (authentication.tokens or {}).get(bearer) if static else None
+    if user is not None:
+        return TokenResult(user.authenticated(), audiences=tuple(static))
     try:
-        user, _ = _bearer_user(f"Bearer {token}", {} if audiences else authentication.tokens or {})
-    except Unauthorized:
+        found = service_accounts.authenticate(bearer, wanted)
+    except TokenRejected as rejected:
+        return TokenResult(None, str(rejected))
+    if found is None:
         return TokenResult(None, "invalid bearer token")
-    if user is None and authentication.anonymous:  # a token that begins with a space is none
-        user = ANONYMOUS
-    return TokenResult(user)
+    return TokenResult(found.user.authenticated(), audiences=found.audiences)
 
 
-def _bearer_user(header: str, tokens: Mapping[str, UserInfo]) -> tuple[UserInfo | None, str | None]:
+def _bearer_user(header: str, lookup: TokenLookup) -> tuple[UserInfo | None, str | None]:
     """The user of an Authorization header's bearer token; None without one (with a warning for one after
-    two spaces); Unauthorized for a token not in the file."""
+    two spaces); Unauthorized for a token no authenticator knows."""
     parts = header.strip().split(" ", 2)
     if len(parts) < 2 or parts[0].lower() != "bearer":
         return None, None
     if not parts[1]:
         return None, EXTRA_SPACE_WARNING if len(parts) == 3 else None
-    user = tokens.get(parts[1])
-    if user is None:
-        raise Unauthorized("Unauthorized")
-    return user.authenticated(), None
+    return lookup(parts[1]), None
 
 
-def _websocket_user(request: web.Request, tokens: Mapping[str, UserInfo]) -> UserInfo | None:
+def _websocket_user(request: web.Request, lookup: TokenLookup) -> UserInfo | None:
     """The user of a bearer token sent as a WebSocket subprotocol; None without one."""
     if request.headers.get("Upgrade", "").lower() != "websocket":
         return None
@@ -127,10 +158,7 @@ def _websocket_user(request: web.Request, tokens: Mapping[str, UserInfo]) -> Use
         token = base64.urlsafe_b64decode(encoded[0] + "=" * (-len(encoded[0]) % 4)).decode()
     except (binascii.Error, ValueError):
         raise Unauthorized("Unauthorized") from None
-    user = tokens.get(token)
-    if user is None:
-        raise Unauthorized("Unauthorized")
-    return user.authenticated()
+    return lookup(token)
 
 
 def _certificate_user(request: web.Request) -> UserInfo | None:

@@ -231,7 +231,8 @@ def _subresource_entry(info: ResourceInfo, sub: SubresourceInfo) -> JSON:
 
 def root_path_list(infos: Iterable[ResourceInfo], health_paths: Iterable[str]) -> JSON:
     """What GET / lists: every path prefix the server serves, sorted."""
-    paths = ["/api", "/api/v1", "/apis", "/apis/", "/openapi/v2", "/openapi/v3", "/version", *health_paths]
+    paths = ["/.well-known/openid-configuration", "/api", "/api/v1", "/apis", "/apis/", "/openapi/v2", "/openapi/v3",
+             "/openid/v1/jwks", "/version", *health_paths]
     for group, versions in group_versions(infos).items():
         paths.append(f"/apis/{group}")
         paths.extend(f"/apis/{group}/{version}" for version in versions)

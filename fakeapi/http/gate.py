@@ -24,7 +24,8 @@ def gated(app: web.Application, handler: Handler) -> Handler:
     """`handler` behind the access rules, authentication, the in-flight limits and the request deadline
     (long-running requests are under neither of the last two, as upstream's)."""
     config = app[config_key]
-    check, authenticate = access_check(config), authenticator(config.authentication)
+    check = access_check(config)
+    authenticate = authenticator(config.authentication, app[api_key].service_account_tokens)
     impersonate, authorize = impersonator(app[api_key].authorizer), authorization_check(app[api_key].authorizer)
     inflight, deadlines = app[inflight_key], app[deadlines_key]
 
@@ -32,8 +33,7 @@ def gated(app: web.Application, handler: Handler) -> Handler:
         try:
             if check is not None:
                 check(request)
-            if authenticate is not None:
-                authenticate(request)
+            authenticate(request)
             impersonate(request)
             if authorize is not None:
                 authorize(request)

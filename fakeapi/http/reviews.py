@@ -22,7 +22,8 @@ def _handler(review: Review) -> Handler:
         options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
         app = request.app
         context = ReviewContext(options.field_manager, app[api_key].clock, user_of(request),
-                                partial(review_token, app[config_key].authentication), app[api_key].authorizer,
+                                partial(review_token, app[config_key].authentication,
+                                        app[api_key].service_account_tokens), app[api_key].authorizer,
                                 request.match_info.get("namespace", ""))
         answer = create_review(review, body, options, context)
         return json_response(answer, status=201, warnings=options.warnings)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from fakeapi.machinery.fielderrors import FieldError
 from fakeapi.machinery.types import JSON
+from fakeapi.machinery.users import UserInfo
 
 # upstream's rest.GarbageCollectionPolicy: what a delete that names no propagation policy does to dependents
 DELETE_DEPENDENTS = "DeleteDependents"  # the garbage collector deletes them in the background
@@ -40,6 +41,10 @@ class Strategy:
 
     def default(self, obj: JSON) -> None:
         """Decode-time defaulting (upstream defaults.go), on create and update. May mutate."""
+
+    def set_requesting_user(self, obj: JSON, user: UserInfo) -> None:
+        """Record who asked, before prepare_for_create (upstream's PrepareForCreate reading the request's
+        user: a CertificateSigningRequest's spec.username). May mutate."""
 
     def prepare_for_create(self, obj: JSON) -> None:
         """Set server-owned fields before validation. May mutate; must not remove fields whose

@@ -44,6 +44,17 @@ OMIT = object()
 """A bad value that is not printed (upstream's `field.OmitValueType`)."""
 
 
+@dataclass(frozen=True)
+class GoSyntax:
+    """A bad value upstream prints with Go's %#v (a []byte is `[]byte{0x2d, 0x2d}`), as printed."""
+
+    text: str
+
+    @classmethod
+    def of_bytes(cls, data: bytes) -> GoSyntax:
+        return cls("[]byte{" + ", ".join(f"0x{byte:x}" for byte in data) + "}")
+
+
 def go_float(value: float) -> str:
     """Go's %v of a float64 (strconv's shortest 'g'): 10, 1.5, 100000, 1e+06, 1.5e-05."""
     if math.isnan(value):
@@ -69,6 +80,8 @@ def go_float(value: float) -> str:
 
 
 def _render_value(value: Any) -> str:
+    if isinstance(value, GoSyntax):
+        return value.text
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, float):

@@ -26,6 +26,7 @@ from fakeapi.processes.environment import container_environment, pod_hostname
 from fakeapi.processes.files import ContainerFiles, Tree
 from fakeapi.processes.handlers import ExecRule, Handler, run_handler
 from fakeapi.processes.pipes import Pipe
+from fakeapi.processes.podtokens import PodTokens
 from fakeapi.processes.ports import PortClosed, PortRule, Target, annotation_ports, connect, parse_address, refused
 from fakeapi.processes.process import Process
 from fakeapi.processes.runner import Cancel, Later, Runner
@@ -76,8 +77,10 @@ class Containers:
     _pod_volumes: dict[str, dict[str, Tree]] = field(default_factory=dict)  # by pod uid
     _main: dict[ContainerKey, MainProcess] = field(default_factory=dict)
     _next_id: int = 0
+    tokens: PodTokens = field(init=False)  # the projected service account tokens
 
     def __post_init__(self) -> None:
+        self.tokens = PodTokens(self.api)
         self.api.store.subscribe(self.on_event)
 
     # ---- rules
@@ -121,6 +124,7 @@ class Containers:
             self.stop_main(main.key)
         self._instances.clear()
         self._pod_volumes.clear()
+        self.tokens.clear()
 
     async def close(self) -> None:
         for rule in self.ports:
@@ -192,7 +196,7 @@ class Containers:
         spec = container_spec(pod, container) or {"name": container}
         volumes = self._pod_volumes.setdefault(meta.get("uid", ""), {})
         now = self.api.clock.now().timestamp()
-        files = container_files(pod, spec, self.api.find, volumes, now)
+        files = container_files(pod, spec, self.api.find, volumes, now, self.tokens.token)
         environment = container_environment(pod, spec, self.api.find, strict=False)
         created = _Instance(instance_id, files, environment, str(spec.get("workingDir") or "/"))
         self._instances[key] = created
@@ -312,6 +316,7 @@ class Containers:
         uid = _uid_of(event)
         if uid:
             self._pod_volumes.pop(uid, None)
+            self.tokens.forget(uid)
 
 
 def container_spec(pod: JSON, container: str) -> JSON | None:

@@ -8,13 +8,9 @@ non-existent config key: mode`), which the kubelet reports in `FailedMount` even
 
 from __future__ import annotations
 
-import base64
 import posixpath
 from collections.abc import Callable
 
-import orjson
-
-from fakeapi.machinery.clock import parse_rfc3339
 from fakeapi.machinery.gobase64 import decode as b64decode
 from fakeapi.machinery.types import JSON
 from fakeapi.processes.downward import Lookup, Unresolved, field_value, resource_value
@@ -22,8 +18,8 @@ from fakeapi.processes.environment import pod_hostname
 from fakeapi.processes.files import DIRECTORY_MODE, FILE_MODE, ContainerFiles, Contents, Entry, Mount, Tree
 
 DEFAULT_MODE = 0o644  # a volume's defaultMode when the pod gives none (420)
-TOKEN_SECONDS = 3607  # what the ServiceAccount admission asks for the token of kube-api-access-*
-ISSUER = "https://kubernetes.default.svc.cluster.local"
+# (pod, a projected serviceAccountToken source) -> the token the kubelet writes (Unresolved when none is had)
+TokenSource = Callable[[JSON, JSON], str]
 # the directories of a Linux image (the file system hierarchy's), empty
 IMAGE_DIRECTORIES = ("bin", "boot", "dev", "etc", "home", "lib", "media", "mnt", "opt", "proc", "root", "run", "sbin",
                      "srv", "sys", "tmp", "usr", "usr/bin", "usr/lib", "usr/local", "usr/local/bin", "usr/sbin",
@@ -32,9 +28,10 @@ WRITABLE_SOURCES = ("emptyDir", "hostPath", "persistentVolumeClaim", "ephemeral"
 
 
 def container_files(pod: JSON, container: JSON, lookup: Lookup, pod_volumes: dict[str, Tree],
-                    now: float) -> ContainerFiles:
+                    now: float, tokens: TokenSource) -> ContainerFiles:
     """A new container instance's files: a fresh own layer, and its volume mounts (writable volumes are
-    the pod's, in `pod_volumes`, shared by its containers and kept across restarts)."""
+    the pod's, in `pod_volumes`, shared by its containers and kept across restarts; projected service
+    account tokens come from `tokens`)."""
     root = Tree.of(_image_files(pod), now, writable=True)
     for directory in IMAGE_DIRECTORIES:
         root.entries.setdefault(directory, _directory(now, 0o1777 if directory in ("tmp", "var/tmp") else None))
@@ -55,7 +52,7 @@ def container_files(pod: JSON, container: JSON, lookup: Lookup, pod_volumes: dic
             else:
                 mounts.append(Mount(path, tree=tree, read_only=read_only, mtime=now))
             continue
-        contents = _lazy(pod, volume, lookup)
+        contents = _lazy(pod, volume, lookup, tokens)
         if sub_path:
             contents = _single(contents, sub_path)
         mounts.append(Mount(path, contents=contents, read_only=True, mtime=now))
@@ -78,8 +75,9 @@ def mount_problems(pod: JSON, lookup: Lookup) -> list[tuple[str, str]]:
     return problems
 
 
-def volume_contents(pod: JSON, volume: JSON, lookup: Lookup) -> Contents:
-    """The files a read-only volume holds now, by path; Unresolved when a required source is missing."""
+def volume_contents(pod: JSON, volume: JSON, lookup: Lookup, tokens: TokenSource | None = None) -> Contents:
+    """The files a read-only volume holds now, by path; Unresolved when a required source is missing
+    (without `tokens`, projected service account tokens are left out)."""
     namespace = (pod.get("metadata") or {}).get("namespace", "")
     default_mode = _mode(volume, "configMap", "secret", "downwardAPI", "projected")
     if "configMap" in volume:
@@ -97,36 +95,11 @@ def volume_contents(pod: JSON, volume: JSON, lookup: Lookup) -> Contents:
                 files.update(_keyed(source["secret"], "secrets", namespace, lookup, default_mode))
             elif "downwardAPI" in source:
                 files.update(_downward(pod, source["downwardAPI"].get("items") or [], lookup, default_mode))
-            elif "serviceAccountToken" in source:
+            elif "serviceAccountToken" in source and tokens is not None:
                 token = source["serviceAccountToken"]
-                files[str(token.get("path") or "token")] = (service_account_token(pod, token).encode(), default_mode)
+                files[str(token.get("path") or "token")] = (tokens(pod, token).encode(), default_mode)
         return files
     return {}
-
-
-def service_account_token(pod: JSON, request: JSON) -> str:
-    """A token shaped as the TokenRequest API issues it for the pod: a JWT with upstream's claims. Its
-    signature is not a real one: no key signs it, and TokenReview does not accept it."""
-    meta: JSON = pod.get("metadata") or {}
-    spec: JSON = pod.get("spec") or {}
-    account = spec.get("serviceAccountName") or "default"
-    issued = int(parse_rfc3339(meta.get("creationTimestamp") or "1970-01-01T00:00:00Z").timestamp())
-    expires = issued + int(request.get("expirationSeconds") or TOKEN_SECONDS)
-    audience = request.get("audience") or ISSUER
-    claims: JSON = {
-        "aud": [audience], "exp": expires, "iat": issued, "iss": ISSUER, "jti": meta.get("uid", ""),
-        "kubernetes.io": {"namespace": meta.get("namespace", ""),
-                          "node": {"name": spec.get("nodeName", "")},
-                          "pod": {"name": meta.get("name", ""), "uid": meta.get("uid", "")},
-                          "serviceaccount": {"name": account}},
-        "nbf": issued, "sub": f"system:serviceaccount:{meta.get('namespace', '')}:{account}",
-    }
-    header = {"alg": "RS256", "kid": "fakeapi"}
-    return ".".join(_b64url(part) for part in (orjson.dumps(header), orjson.dumps(claims), b"fakeapi: not signed"))
-
-
-def _b64url(data: bytes) -> str:
-    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 
 def _image_files(pod: JSON) -> Contents:
@@ -165,13 +138,13 @@ def _mode(volume: JSON, *sources: str) -> int:
     return DEFAULT_MODE
 
 
-def _lazy(pod: JSON, volume: JSON, lookup: Lookup) -> Callable[[], Contents]:
+def _lazy(pod: JSON, volume: JSON, lookup: Lookup, tokens: TokenSource) -> Callable[[], Contents]:
     """The volume's files as they are when looked at (a source gone meanwhile leaves the files it had)."""
     last: list[Contents] = [{}]
 
     def contents() -> Contents:
         try:
-            last[0] = volume_contents(pod, volume, lookup)
+            last[0] = volume_contents(pod, volume, lookup, tokens)
         except Unresolved:
             pass
         return last[0]

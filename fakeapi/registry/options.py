@@ -29,7 +29,7 @@ class WriteOptions:
     # the body's strict decoding errors when it repeats a key (they replace the unknown fields the
     # decode finds); None when no key repeats
     strict_errors: list[str] | None = None
-    user: UserInfo | None = None  # who writes (None: the server itself), for RBAC's escalation checks
+    user: UserInfo | None = None  # who asked (None: the server itself), for CSRs and RBAC's escalation checks
 
     @classmethod
     def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:

@@ -45,6 +45,8 @@ def before_create(strategy: Strategy, info: ResourceInfo, obj: JSON, options: Wr
     all when the kind's own checks cover them)."""
     meta: JSON = obj["metadata"]
     name = str(meta.get("name") or meta.get("generateName") or "")
+    if options.user is not None:
+        strategy.set_requesting_user(obj, options.user)
     strategy.prepare_for_create(obj)
     raise_if_invalid(info.kind, name, strategy.validate(obj), info.group)
     if not strategy.validation_covers_object_meta:

@@ -59,6 +59,7 @@ class TokenResult:
 
     user: UserInfo | None
     error: str = ""
+    audiences: tuple[str, ...] = ()  # those asked for that the token is good for
 
 
 @dataclass(frozen=True)
@@ -209,6 +210,8 @@ def _token_review(request: JSON, review: Review, context: ReviewContext) -> JSON
     result = context.review_token(spec["token"], list(spec.get("audiences") or ()))
     status: JSON = {"authenticated": True} if result.user is not None else {}
     status["user"] = result.user.to_json() if result.user is not None else {}
+    if result.audiences:
+        status["audiences"] = list(result.audiences)
     if result.error:
         status["error"] = result.error
     return {"metadata": metadata, "spec": echoed, "status": status}

@@ -37,6 +37,7 @@ from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import UserInfo
 from fakeapi.processes.handlers import ExecRule, Handler
 from fakeapi.processes.ports import PortRule, Target
+from fakeapi.registry.options import WriteOptions
 from fakeapi.simulation import simulation_key
 from fakeapi.simulation.controllers.names import parse as parse_controllers
 from fakeapi.tls import ServerTLS, self_signed
@@ -94,6 +95,8 @@ class FakeAPIServer:
             config = replace(config, allowed_hosts=answered_hosts(host, None))
         self._tls: ServerTLS | None = self_signed(host) if tls else None
         config = replace(config, authentication=_authentication(config, self._tls, token, user, anonymous_auth))
+        if self._tls is not None and config.cluster_signing is None:
+            config = replace(config, cluster_signing=self._tls.signing_pair())
         self.config = config
         self.credentials: Credentials | None = credentials_for(self._tls, {token: user} if token else None, user)
         self.app = create_app(self.config, clock)
@@ -251,11 +254,13 @@ class FakeAPIServer:
             self._tempdir = Path(tempfile.mkdtemp(prefix="fakeapi-"))  # (readable by its owner only)
         return self._tempdir
 
-    def _configure(self, configuration: Any) -> Any:
+    def _configure(self, configuration: Any, service_account: tuple[str, str] | None = None) -> Any:
         """A `kubernetes` or `kubernetes_asyncio` client Configuration set for this server: its URL, the CA
-        and the credentials, which these clients take as files."""
+        and the credentials (the server's, or a token of `service_account`), which these clients take as files."""
         configuration.host = self.url
         credentials = self.credentials
+        if service_account is not None:
+            credentials = Credentials(token=self.service_account_token(*service_account))
         if self._tls is not None and self._tls.trusted is not None:
             configuration.ssl_ca_cert = str(self._write("ca.crt", self._tls.trusted))
         if credentials is not None and credentials.token is not None:
@@ -272,25 +277,57 @@ class FakeAPIServer:
             path.write_bytes(content)
         return path
 
-    def kubernetes_client(self) -> Any:
-        """A `kubernetes.client.ApiClient` for this server (closed when the server stops)."""
+    def kubernetes_client(self, service_account: tuple[str, str] | None = None) -> Any:
+        """A `kubernetes.client.ApiClient` for this server (closed when the server stops); with
+        `service_account=(namespace, name)` it acts as that ServiceAccount (see service_account_token)."""
         from kubernetes import client
 
-        configuration = self._configure(client.Configuration())
+        configuration = self._configure(client.Configuration(), service_account)
         api_client = client.ApiClient(configuration)
         self._sync_clients.append(api_client)
         return api_client
 
-    def kubernetes_asyncio_client(self) -> Any:
+    def kubernetes_asyncio_client(self, service_account: tuple[str, str] | None = None) -> Any:
         """A `kubernetes_asyncio.client.ApiClient`; call it on your loop. In async mode it is closed at
-        stop; in thread mode close it yourself (`async with` or `await client.close()`)."""
+        stop; in thread mode close it yourself (`async with` or `await client.close()`). `service_account` as
+        for kubernetes_client."""
         from kubernetes_asyncio import client
 
-        configuration = self._configure(client.Configuration())
+        configuration = self._configure(client.Configuration(), service_account)
         api_client = client.ApiClient(configuration)
         if self._thread is None:
             self._async_clients.append(api_client)
         return api_client
+
+    def service_account_token(self, namespace: str, name: str, *, audiences: Iterable[str] = (),
+                              expiration_seconds: int = 3600, bound_pod: str | None = None) -> str:
+        """A token of the ServiceAccount `namespace/name` (made first if missing), asked for through its
+        TokenRequest subresource as `kubectl create token` asks: for the API audiences unless `audiences`
+        are given, optionally bound to a pod of the namespace. Requests with it authenticate as
+        `system:serviceaccount:<namespace>:<name>`."""
+        spec: JSON = {"expirationSeconds": expiration_seconds}
+        if audiences:
+            spec["audiences"] = list(audiences)
+        if bound_pod is not None:
+            spec["boundObjectRef"] = {"kind": "Pod", "apiVersion": "v1", "name": bound_pod}
+
+        def issue() -> str:
+            if self.api.registry("serviceaccounts").find(namespace, name) is None:
+                self.api.registry("serviceaccounts").create(namespace, {"metadata": {"name": name}}, WriteOptions())
+            answer = self.api.token_requests().create(namespace, name, {"spec": spec}, WriteOptions())
+            return str(answer["status"]["token"])
+
+        return self._call(issue)
+
+    def kubeconfig_for_service_account(self, namespace: str, name: str) -> str:
+        """The path of a kubeconfig whose user is a token of the ServiceAccount (see service_account_token;
+        kubectl sends it over https only, as it sends every credential)."""
+        if not self.url:
+            raise RuntimeError("FakeAPIServer is not running")
+        path = self._files() / f"kubeconfig-{namespace}-{name}"
+        write_kubeconfig(path, self.url, self._tls.trusted if self._tls is not None else None,
+                         Credentials(token=self.service_account_token(namespace, name)))
+        return str(path)
 
     # ---- direct state access
 

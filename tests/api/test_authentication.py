@@ -165,15 +165,18 @@ async def test_reading_the_request_log_takes_an_authenticated_user_when_credenti
                                                           "X-Fakeapi-Control: 1")
 
 
-async def test_without_a_token_file_a_bearer_token_is_ignored(client: Any) -> None:
-    """No token authenticator is configured: as upstream, a token is then no credential at all."""
-    assert await whoami(client, bearer("anything")) == {"username": "system:anonymous",
-                                                        "groups": ["system:unauthenticated"]}
+async def test_without_a_token_file_an_unknown_bearer_token_is_401(client: Any) -> None:
+    """The service account authenticator is always on, as upstream's: a token it does not know is refused
+    even by a server that checks no other credential (a request without one stays anonymous)."""
+    response = await client.post(WHOAMI, json={}, headers=bearer("anything"))
+    assert (response.status, (await response.json())["reason"]) == (401, "Unauthorized")
+    assert await whoami(client, {}) == {"username": "system:anonymous", "groups": ["system:unauthenticated"]}
 
 
 # ---- TokenReview: what kube-rbac-proxy, webhook authenticators and kr8s's whoami ask
 
 TOKEN_REVIEWS = "/apis/authentication.k8s.io/v1/tokenreviews"
+ISSUER = "https://kubernetes.default.svc.cluster.local"
 PROXY = {"User-Agent": "kube-rbac-proxy/v0.18.1"}
 
 
@@ -190,12 +193,12 @@ def token_review(spec: dict[str, Any], status: dict[str, Any]) -> dict[str, Any]
 @pytest.mark.parametrize(("spec", "status"), [
     ({"token": "alice-token"},
      {"authenticated": True, "user": {"username": "alice", "uid": "1001",
-                                      "groups": ["dev", "ops", "system:authenticated"]}}),
+                                      "groups": ["dev", "ops", "system:authenticated"]}, "audiences": [ISSUER]}),
     ({"token": "stolen"}, {"user": {}, "error": "invalid bearer token"}),
     ({"token": "alice-token extra"},  # the token is the header's second word, as for a request
      {"authenticated": True, "user": {"username": "alice", "uid": "1001",
-                                      "groups": ["dev", "ops", "system:authenticated"]}}),
-    # fakeapi has no API audiences (no service account issuer): no token is for an audience asked for
+                                      "groups": ["dev", "ops", "system:authenticated"]}, "audiences": [ISSUER]}),
+    # the token file's tokens are for the API audiences (the issuer's) only
     ({"token": "alice-token", "audiences": ["https://kubernetes.default.svc"]},
      {"user": {}, "error": "invalid bearer token"}),
 ])

@@ -137,6 +137,11 @@ AGGREGATED_CORE_RESOURCES = [
         "singularResource": "serviceaccount",
         "verbs": ALL_VERBS,
         "shortNames": ["sa"],
+        "subresources": [
+            {"subresource": "token",
+             "responseKind": {"group": "authentication.k8s.io", "version": "v1", "kind": "TokenRequest"},
+             "verbs": ["create"]},
+        ],
     },
     {
         "resource": "services",
@@ -324,6 +329,16 @@ APIEXTENSIONS_GROUP = {
                           "responseKind": {"group": APIEXTENSIONS, "version": "v1",
                                            "kind": "CustomResourceDefinition"}}]}]}],
 }
+CERTIFICATES = "certificates.k8s.io"
+CSR_KIND = {"group": CERTIFICATES, "version": "v1", "kind": "CertificateSigningRequest"}
+CERTIFICATES_GROUP = {
+    "metadata": {"name": CERTIFICATES, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [{
+        "resource": "certificatesigningrequests", "responseKind": CSR_KIND, "scope": "Cluster",
+        "singularResource": "certificatesigningrequest", "verbs": ALL_VERBS, "shortNames": ["csr"],
+        "subresources": [{"subresource": name, "responseKind": CSR_KIND, "verbs": ["get", "patch", "update"]}
+                         for name in ("approval", "status")]}]}],
+}
 AGGREGATED_GROUPS = [
     APIEXTENSIONS_GROUP,
     APPS_GROUP,
@@ -340,6 +355,7 @@ AGGREGATED_GROUPS = [
      ]}]},
     AUTOSCALING_GROUP,
     BATCH_GROUP,
+    CERTIFICATES_GROUP,
     COORDINATION_GROUP,
     DISCOVERY_GROUP,
     EVENTS_GROUP,
@@ -392,6 +408,7 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
                                      "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
                                                 group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
+                                                group_entry(CERTIFICATES),
                                                 group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
                                                 group_entry("events.k8s.io"), group_entry("policy"),
                                                 group_entry(RBAC)]}
@@ -458,15 +475,18 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
+        "/.well-known/openid-configuration", "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}",
+        f"/apis/{APIEXTENSIONS}/v1",
         "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
         f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
-        "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
+        "/apis/batch", "/apis/batch/v1", f"/apis/{CERTIFICATES}", f"/apis/{CERTIFICATES}/v1",
+        "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",
         "/apis/discovery.k8s.io", "/apis/discovery.k8s.io/v1",
         "/apis/events.k8s.io", "/apis/events.k8s.io/v1", "/apis/policy", "/apis/policy/v1",
             f"/apis/{RBAC}", f"/apis/{RBAC}/v1",
         "/healthz", "/healthz/log", "/healthz/ping", "/livez", "/livez/log", "/livez/ping",
-        "/openapi/v2", "/openapi/v3", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown", "/version",
+        "/openapi/v2", "/openapi/v3", "/openid/v1/jwks", "/readyz", "/readyz/log", "/readyz/ping", "/readyz/shutdown",
+        "/version",
     ]
     # upstream's WriteRawJSON: json.MarshalIndent with two spaces, no final newline
     assert await response.text() == '{\n  "paths": [\n' + ",\n".join(f'    "{p}"' for p in paths) + "\n  ]\n}"
@@ -575,6 +595,7 @@ async def test_api_v1_is_always_the_legacy_resource_list_sorted_by_name(client: 
             legacy("secrets", "Secret", ALL_VERBS, singular="secret", storageVersionHash="S6u1pOWzb84="),
             legacy("serviceaccounts", "ServiceAccount", ALL_VERBS, singular="serviceaccount", shortNames=["sa"],
                    storageVersionHash="pbx9ZvyFpBE="),
+            legacy("serviceaccounts/token", "TokenRequest", ["create"], group="authentication.k8s.io", version="v1"),
             legacy("services", "Service", ALL_VERBS, singular="service", shortNames=["svc"], categories=["all"],
                    storageVersionHash="0/CO1lhkEBI="),
             legacy("services/status", "Service", STATUS_VERBS),

@@ -62,6 +62,7 @@ def test_api_resources_lists_every_served_resource_from_aggregated_discovery(kub
         ["horizontalpodautoscalers", "hpa", "autoscaling/v2", "true", "HorizontalPodAutoscaler"],
         ["cronjobs", "cj", "batch/v1", "true", "CronJob"],
         ["jobs", "batch/v1", "true", "Job"],
+        ["certificatesigningrequests", "csr", "certificates.k8s.io/v1", "false", "CertificateSigningRequest"],
         ["leases", "coordination.k8s.io/v1", "true", "Lease"],
         ["endpointslices", "discovery.k8s.io/v1", "true", "EndpointSlice"],
         ["events", "ev", "events.k8s.io/v1", "true", "Event"],

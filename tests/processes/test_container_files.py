@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import base64
 import io
-import json
 import tarfile
 from typing import Any
 
@@ -26,6 +25,11 @@ OBJECTS: dict[tuple[str, str, str], dict[str, Any]] = {
 
 def lookup(resource: str, namespace: str, name: str) -> dict[str, Any] | None:
     return OBJECTS.get((resource, namespace, name))
+
+
+def token_for(pod: dict[str, Any], source: dict[str, Any]) -> str:
+    """What the token manager hands out (tested over HTTP in tests/processes/test_pod_tokens.py)."""
+    return f"token-of-{pod['metadata']['name']}-for-{source['expirationSeconds']}s"
 
 
 def pod(**container: Any) -> dict[str, Any]:
@@ -55,7 +59,7 @@ MOUNTS = [{"name": "config", "mountPath": "/etc/config"}, {"name": "items", "mou
 
 def test_a_container_sees_its_volumes_and_the_kubelets_files() -> None:
     made = pod(volumeMounts=MOUNTS)
-    fs = container_files(made, made["spec"]["containers"][0], lookup, {}, 0.0)
+    fs = container_files(made, made["spec"]["containers"][0], lookup, {}, 0.0, token_for)
     assert fs.read("/etc/config/mode") == b"fast"
     assert fs.read("/etc/items/conf/mode") == b"fast" and not fs.exists("/etc/items/app.conf")
     assert fs.read("/etc/creds/password") == b"s3cr3t" and fs.stat("/etc/creds/password").mode == 0o400
@@ -64,21 +68,19 @@ def test_a_container_sees_its_volumes_and_the_kubelets_files() -> None:
     assert fs.read("/etc/hosts").endswith(b"10.244.0.5\tweb-1\n")
     assert b"search default.svc.cluster.local" in fs.read("/etc/resolv.conf")
     assert [name for name, _entry in fs.list("/etc")][:3] == ["config", "creds", "group"]
-    header, claims, _signature = fs.read("/var/run/token/token").decode().split(".")
-    decoded = json.loads(base64.urlsafe_b64decode(claims + "=" * (-len(claims) % 4)))
-    assert (decoded["sub"], decoded["exp"] - decoded["iat"]) == ("system:serviceaccount:default:builder", 3607)
+    assert fs.read("/var/run/token/token") == b"token-of-web-1-for-3607s"
     assert fs.read("/var/run/token/ca.crt") == b"CERT\n"
 
 
 def test_mounts_are_read_only_and_writes_are_bounded() -> None:
     made = pod(volumeMounts=MOUNTS)
     shared: dict[str, Tree] = {}
-    fs = container_files(made, made["spec"]["containers"][0], lookup, shared, 0.0)
+    fs = container_files(made, made["spec"]["containers"][0], lookup, shared, 0.0, token_for)
     with pytest.raises(FileError) as refused:
         fs.write("/etc/config/new", b"x", 0.0)
     assert refused.value.code == "EROFS"
     fs.write("/scratch/shared", b"kept", 0.0)
-    again = container_files(made, made["spec"]["containers"][0], lookup, shared, 1.0)
+    again = container_files(made, made["spec"]["containers"][0], lookup, shared, 1.0, token_for)
     assert again.read("/scratch/shared") == b"kept"  # emptyDir outlives a container instance
     fs.write("/tmp/own", b"gone", 0.0)
     assert not again.exists("/tmp/own")  # a new instance starts from the image again
@@ -129,7 +131,7 @@ def test_a_reference_that_cannot_be_resolved_is_the_kubelets_error(reference: di
 
 def test_tar_copies_into_and_out_of_a_container() -> None:
     made = pod(volumeMounts=MOUNTS)
-    fs = container_files(made, made["spec"]["containers"][0], lookup, {}, 0.0)
+    fs = container_files(made, made["spec"]["containers"][0], lookup, {}, 0.0, token_for)
     archive = io.BytesIO()
     with tarfile.open(fileobj=archive, mode="w") as tarball:
         for name, data in (("dir/a.txt", b"alpha"), ("dir/sub/b.txt", b"beta")):
