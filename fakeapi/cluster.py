@@ -42,6 +42,7 @@ from fakeapi.kinds.service import SERVICE
 from fakeapi.kinds.service.ranges import ServiceRanges
 from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
 from fakeapi.kinds.statefulset import STATEFUL_SET
+from fakeapi.kinds.webhookconfiguration import MUTATING_WEBHOOK_CONFIGURATION, VALIDATING_WEBHOOK_CONFIGURATION
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
@@ -95,6 +96,8 @@ KINDS: tuple[Kind, ...] = (
     HORIZONTAL_POD_AUTOSCALER,
     HORIZONTAL_POD_AUTOSCALER_V1,
     CUSTOM_RESOURCE_DEFINITION,
+    MUTATING_WEBHOOK_CONFIGURATION,
+    VALIDATING_WEBHOOK_CONFIGURATION,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
