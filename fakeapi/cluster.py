@@ -42,7 +42,11 @@ from fakeapi.kinds.service import SERVICE
 from fakeapi.kinds.service.ranges import ServiceRanges
 from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
 from fakeapi.kinds.statefulset import STATEFUL_SET
-from fakeapi.kinds.webhookconfiguration import MUTATING_WEBHOOK_CONFIGURATION, VALIDATING_WEBHOOK_CONFIGURATION
+from fakeapi.kinds.webhookconfiguration import (
+    ADMISSION_GROUP,
+    MUTATING_WEBHOOK_CONFIGURATION,
+    VALIDATING_WEBHOOK_CONFIGURATION,
+)
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
@@ -51,6 +55,7 @@ from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
     Admission,
     PluginFactory,
+    ValidatorFactory,
     build_admission,
     defaulttolerationseconds,
     namespacelifecycle,
@@ -58,6 +63,9 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
+from fakeapi.registry.admission.webhook import plugins as webhook_plugins
+from fakeapi.registry.admission.webhook.calls import WebhookClient
+from fakeapi.registry.admission.webhook.source import mutating_webhooks, validating_webhooks
 from fakeapi.registry.generic import Registry, WriteHooks
 from fakeapi.registry.kinds import KindRegistry
 from fakeapi.registry.options import WriteOptions
@@ -114,6 +122,11 @@ ADMISSION_PLUGINS: tuple[tuple[str, PluginFactory], ...] = (
     (taintnodesbycondition.NAME, taintnodesbycondition.TaintNodesByCondition),
     (priority.NAME, priority.Priority),
     (defaulttolerationseconds.NAME, defaulttolerationseconds.DefaultTolerationSeconds),
+    (webhook_plugins.MUTATING_NAME, mutating_webhooks),
+)
+# Validating admission, after the strategy's validation, in upstream's order.
+VALIDATING_PLUGINS: tuple[tuple[str, ValidatorFactory], ...] = (
+    (webhook_plugins.VALIDATING_NAME, validating_webhooks),
 )
 
 
@@ -132,6 +145,7 @@ class Api:
     namespace_controller: NamespaceController = field(init=False)
     kubernetes_service: KubernetesService = field(init=False)
     crd_controller: CustomResourceDefinitionController = field(init=False)
+    webhook_client: WebhookClient = field(default_factory=WebhookClient)  # how admission webhooks are reached
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -178,6 +192,19 @@ class Api:
         registry = self.kinds.get(resource)
         return registry.find(namespace, name) if registry is not None else None
 
+    def list_stored(self, resource: str, group: str) -> list[bytes]:
+        """Every stored object of a resource: how admission plugins read webhook configurations."""
+        return self.store.list_bytes(f"{resource}.{group}" if group else resource)
+
+    def has_webhooks(self) -> bool:
+        """Whether any admission webhook is configured (writes without go through no webhook machinery)."""
+        return any(self.store.list_bytes(f"{resource}.{ADMISSION_GROUP}") for resource in
+                   ("mutatingwebhookconfigurations", "validatingwebhookconfigurations"))
+
+    def serves_other_versions(self, group: str, resource: str, version: str) -> bool:
+        return any(info.group == group and info.resource == resource and info.version != version
+                   for info in self.kinds.infos())
+
     def stored_registries(self) -> list[Registry]:
         """One registry per stored resource: those that serve another kind's objects are left out."""
         return [registry for registry in self.kinds.registries() if not registry.kind.stored_as]
@@ -196,8 +223,8 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         seed = f"{seed}@{restarted_at}"
     api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at),
               service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
-              advertise_address=config.advertise_address)
-    api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
+              advertise_address=config.advertise_address, webhook_client=WebhookClient(dict(config.webhook_addresses)))
+    api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api, VALIDATING_PLUGINS)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)
     for kind in KINDS:

@@ -8,6 +8,7 @@ from typing import Any
 
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.errors import BadRequest, Invalid
+from fakeapi.registry.admission.request import RequestContext
 
 
 def manager_from_user_agent(user_agent: str) -> str:
@@ -28,6 +29,7 @@ class WriteOptions:
     # the body's strict decoding errors when it repeats a key (they replace the unknown fields the
     # decode finds); None when no key repeats
     strict_errors: list[str] | None = None
+    admission: RequestContext | None = None  # a client's request, for admission webhooks and policies
 
     @classmethod
     def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:
@@ -80,6 +82,7 @@ class DeleteOptions:
     orphan_dependents: bool | None = None
     dry_run: bool = False
     warnings: list[str] = field(default_factory=list)  # answered in Warning headers
+    admission: RequestContext | None = None  # a client's request, for admission webhooks and policies
 
     @classmethod
     def parse(cls, body: Any, query: Mapping[str, str]) -> DeleteOptions:

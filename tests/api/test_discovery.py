@@ -298,7 +298,23 @@ APIEXTENSIONS_GROUP = {
                           "responseKind": {"group": APIEXTENSIONS, "version": "v1",
                                            "kind": "CustomResourceDefinition"}}]}]}],
 }
+ADMISSION = "admissionregistration.k8s.io"
+
+
+def webhook_configurations(kind: str) -> dict[str, Any]:
+    return {"resource": f"{kind.lower()}s", "responseKind": {"group": ADMISSION, "version": "v1", "kind": kind},
+            "scope": "Cluster", "singularResource": kind.lower(), "categories": ["api-extensions"],
+            "verbs": ALL_VERBS}
+
+
+ADMISSION_GROUP = {
+    "metadata": {"name": ADMISSION, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        webhook_configurations("MutatingWebhookConfiguration"),
+        webhook_configurations("ValidatingWebhookConfiguration")]}],
+}
 AGGREGATED_GROUPS = [
+    ADMISSION_GROUP,
     APIEXTENSIONS_GROUP,
     APPS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
@@ -362,7 +378,8 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
+                                     "groups": [group_entry(ADMISSION), group_entry(APIEXTENSIONS), group_entry("apps"),
+                                                    group_entry(AUTHN),
                                                 group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
                                                 group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
                                                 group_entry("events.k8s.io"), group_entry("policy")]}
@@ -427,7 +444,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
+        "/api", "/api/v1", "/apis", "/apis/", f"/apis/{ADMISSION}", f"/apis/{ADMISSION}/v1",
+        f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
         "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
         f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
         "/apis/batch", "/apis/batch/v1", "/apis/coordination.k8s.io", "/apis/coordination.k8s.io/v1",

@@ -1,0 +1,60 @@
+"""Client writes through admission webhooks: the request's user and options given to admission, the write run
+until every webhook it reaches has answered (fakeapi.registry.admission.webhook.calls), and what the webhooks
+warned answered in Warning headers, with the error too when the write fails."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import TypeVar
+
+from aiohttp import web
+
+from fakeapi.http.authentication import user_of
+from fakeapi.http.keys import api_key
+from fakeapi.http.responses import warning_header
+from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.types import JSON
+from fakeapi.registry.admission.request import RequestContext
+from fakeapi.registry.options import DeleteOptions, WriteOptions
+
+T = TypeVar("T")
+
+
+async def admitted(request: web.Request, write: Callable[[], T], options: WriteOptions | DeleteOptions) -> T:
+    api = request.app[api_key]
+    if not api.has_webhooks():
+        return write()
+    context = RequestContext(user_of(request), _review_options(request.query, options))
+    options.admission = context
+    try:
+        return await api.webhook_client.admitted(write, context, api.ids)
+    except StatusError as error:
+        if context.warnings:
+            error.headers["Warning"] = ", ".join(warning_header(text) for text in dict.fromkeys(context.warnings))
+        raise
+    finally:
+        options.warnings.extend(context.warnings)
+
+
+def _review_options(query: Mapping[str, str], options: WriteOptions | DeleteOptions) -> JSON:
+    """The request's options as its AdmissionReview carries them (what the client sent)."""
+    out: JSON = {}
+    if options.dry_run:
+        out["dryRun"] = ["All"]
+    if isinstance(options, DeleteOptions):
+        if options.grace_period_seconds is not None:
+            out["gracePeriodSeconds"] = options.grace_period_seconds
+        preconditions = {key: value for key, value in (("uid", options.uid),
+                                                       ("resourceVersion", options.resource_version)) if value}
+        if preconditions:
+            out["preconditions"] = preconditions
+        if options.orphan_dependents is not None:
+            out["orphanDependents"] = options.orphan_dependents
+        if options.propagation_policy is not None:
+            out["propagationPolicy"] = options.propagation_policy
+        return out
+    if query.get("fieldManager"):
+        out["fieldManager"] = query["fieldManager"]
+    if query.get("fieldValidation"):
+        out["fieldValidation"] = query["fieldValidation"]
+    return out
