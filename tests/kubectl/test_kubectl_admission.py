@@ -1,0 +1,65 @@
+"""kubectl with admission webhooks: a configuration applied from YAML, listed with its columns, and a pod
+that its webhook (reached through `--webhook-address`) refuses, as kubectl prints the refusal."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.admission.conftest import WebhookServer
+from tests.kubectl.conftest import Kubectl, Server, kubectl_binary, start_server, stop_server
+
+
+@pytest.fixture(scope="module")
+def hooks() -> Iterator[WebhookServer]:
+    server = WebhookServer()
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory, hooks: WebhookServer) -> Iterator[Server]:
+    kubectl_binary()
+    started = start_server(tmp_path_factory.mktemp("fakeapi"), "--simulate", "none",
+                           "--webhook-address", f"hook.default.svc:443=127.0.0.1:{hooks.port}")
+    yield started
+    stop_server(started)
+
+
+def no_bad_pods(request: dict[str, Any]) -> dict[str, Any]:
+    if request["name"].startswith("bad"):
+        return {"allowed": False, "status": {"message": "pods may not be called bad"}}
+    return {"allowed": True}
+
+
+def test_a_pod_the_webhook_refuses_is_not_created(kubectl: Kubectl, hooks: WebhookServer, tmp_path: Path) -> None:
+    hooks.answers["/pods"] = no_bad_pods
+    configuration = f"""\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: pod-names
+webhooks:
+- name: pod-names.example.com
+  sideEffects: None
+  admissionReviewVersions: ["v1"]
+  clientConfig:
+    service: {{name: hook, namespace: default, path: /pods}}
+    caBundle: {hooks.ca_bundle}
+  rules:
+  - {{operations: ["CREATE"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods"]}}
+"""
+    out = kubectl.ok("apply", "-f", kubectl.write("webhook.yaml", configuration))
+    assert out.strip() == "validatingwebhookconfiguration.admissionregistration.k8s.io/pod-names created"
+    listed = kubectl.ok("get", "validatingwebhookconfigurations").splitlines()
+    assert listed[0].split() == ["NAME", "WEBHOOKS", "AGE"] and listed[1].split()[:2] == ["pod-names", "1"]
+    refused = kubectl("run", "bad", "--image=nginx")
+    assert refused.rc == 1
+    assert refused.err.strip() == ('Error from server: admission webhook "pod-names.example.com" denied the '
+                                   "request: pods may not be called bad")
+    assert kubectl.ok("run", "good", "--image=nginx").strip() == "pod/good created"
+    assert kubectl.ok("get", "pods", "-o", "name").split() == ["pod/good"]
