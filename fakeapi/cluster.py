@@ -16,6 +16,7 @@ from fakeapi.controllers.kubernetesservice import NAMESPACE as KUBERNETES_NAMESP
 from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
+from fakeapi.kinds.admissionpolicy import VALIDATING_ADMISSION_POLICY, VALIDATING_ADMISSION_POLICY_BINDING
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
 from fakeapi.kinds.cronjob import CRON_JOB
@@ -63,6 +64,7 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
+from fakeapi.registry.admission.policy import plugin as policy_plugin
 from fakeapi.registry.admission.webhook import plugins as webhook_plugins
 from fakeapi.registry.admission.webhook.calls import WebhookClient
 from fakeapi.registry.admission.webhook.source import mutating_webhooks, validating_webhooks
@@ -106,6 +108,8 @@ KINDS: tuple[Kind, ...] = (
     CUSTOM_RESOURCE_DEFINITION,
     MUTATING_WEBHOOK_CONFIGURATION,
     VALIDATING_WEBHOOK_CONFIGURATION,
+    VALIDATING_ADMISSION_POLICY,
+    VALIDATING_ADMISSION_POLICY_BINDING,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -126,6 +130,7 @@ ADMISSION_PLUGINS: tuple[tuple[str, PluginFactory], ...] = (
 )
 # Validating admission, after the strategy's validation, in upstream's order.
 VALIDATING_PLUGINS: tuple[tuple[str, ValidatorFactory], ...] = (
+    (policy_plugin.NAME, policy_plugin.ValidatingAdmissionPolicies),
     (webhook_plugins.VALIDATING_NAME, validating_webhooks),
 )
 
@@ -196,10 +201,18 @@ class Api:
         """Every stored object of a resource: how admission plugins read webhook configurations."""
         return self.store.list_bytes(f"{resource}.{group}" if group else resource)
 
-    def has_webhooks(self) -> bool:
-        """Whether any admission webhook is configured (writes without go through no webhook machinery)."""
+    def has_dynamic_admission(self) -> bool:
+        """Whether any admission webhook or policy binding is configured (client writes without them skip the
+        request context they need)."""
         return any(self.store.list_bytes(f"{resource}.{ADMISSION_GROUP}") for resource in
-                   ("mutatingwebhookconfigurations", "validatingwebhookconfigurations"))
+                   ("mutatingwebhookconfigurations", "validatingwebhookconfigurations",
+                    "validatingadmissionpolicybindings"))
+
+    def objects_of_kind(self, api_version: str, kind: str) -> tuple[bool, list[JSON]] | None:
+        for registry in self.kinds.registries():
+            if registry.info.api_version == api_version and registry.info.kind == kind:
+                return registry.info.namespaced, [orjson.loads(data) for data in registry.list_all()]
+        return None
 
     def serves_other_versions(self, group: str, resource: str, version: str) -> bool:
         return any(info.group == group and info.resource == resource and info.version != version

@@ -22,7 +22,7 @@ T = TypeVar("T")
 
 async def admitted(request: web.Request, write: Callable[[], T], options: WriteOptions | DeleteOptions) -> T:
     api = request.app[api_key]
-    if not api.has_webhooks():
+    if not api.has_dynamic_admission():
         return write()
     context = RequestContext(user_of(request), _review_options(request.query, options))
     options.admission = context

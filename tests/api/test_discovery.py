@@ -301,17 +301,25 @@ APIEXTENSIONS_GROUP = {
 ADMISSION = "admissionregistration.k8s.io"
 
 
-def webhook_configurations(kind: str) -> dict[str, Any]:
-    return {"resource": f"{kind.lower()}s", "responseKind": {"group": ADMISSION, "version": "v1", "kind": kind},
-            "scope": "Cluster", "singularResource": kind.lower(), "categories": ["api-extensions"],
-            "verbs": ALL_VERBS}
+def admission_kind(kind: str, resource: str, *subresources: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"resource": resource,
+                             "responseKind": {"group": ADMISSION, "version": "v1", "kind": kind},
+                             "scope": "Cluster", "singularResource": kind.lower(), "categories": ["api-extensions"],
+                             "verbs": ALL_VERBS}
+    if subresources:
+        entry["subresources"] = [{"subresource": name, "responseKind": {"group": ADMISSION, "version": "v1",
+                                                                        "kind": kind},
+                                  "verbs": STATUS_VERBS} for name in subresources]
+    return entry
 
 
 ADMISSION_GROUP = {
     "metadata": {"name": ADMISSION, "creationTimestamp": None},
     "versions": [{"version": "v1", "freshness": "Current", "resources": [
-        webhook_configurations("MutatingWebhookConfiguration"),
-        webhook_configurations("ValidatingWebhookConfiguration")]}],
+        admission_kind("MutatingWebhookConfiguration", "mutatingwebhookconfigurations"),
+        admission_kind("ValidatingAdmissionPolicy", "validatingadmissionpolicies", "status"),
+        admission_kind("ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"),
+        admission_kind("ValidatingWebhookConfiguration", "validatingwebhookconfigurations")]}],
 }
 AGGREGATED_GROUPS = [
     ADMISSION_GROUP,

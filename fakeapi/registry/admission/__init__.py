@@ -61,6 +61,10 @@ class ObjectReader(Protocol):
         """Whether the resource is served in another version too (webhooks' matchPolicy Equivalent)."""
         ...
 
+    def objects_of_kind(self, api_version: str, kind: str) -> tuple[bool, list[JSON]] | None:
+        """Whether a served kind is namespaced, and its objects (None when it is not served): policies' params."""
+        ...
+
 
 class Plugin(Protocol):
     def admit(self, attributes: Attributes) -> None: ...
