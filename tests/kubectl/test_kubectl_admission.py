@@ -63,3 +63,60 @@ webhooks:
                                    "request: pods may not be called bad")
     assert kubectl.ok("run", "good", "--image=nginx").strip() == "pod/good created"
     assert kubectl.ok("get", "pods", "-o", "name").split() == ["pod/good"]
+
+
+def test_a_deployment_a_policy_refuses_as_kubectl_prints_it(kubectl: Kubectl) -> None:
+    policy = """\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: replica-limit
+spec:
+  matchConstraints:
+    resourceRules:
+    - {apiGroups: ["apps"], apiVersions: ["v1"], operations: ["CREATE", "UPDATE"], resources: ["deployments"]}
+  validations:
+  - expression: "object.spec.replicas <= 5"
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: replica-limit-binding
+spec:
+  policyName: replica-limit
+  validationActions: [Deny]
+"""
+    out = kubectl.ok("apply", "-f", kubectl.write("policy.yaml", policy))
+    assert out.split("\n")[:2] == [
+        "validatingadmissionpolicy.admissionregistration.k8s.io/replica-limit created",
+        "validatingadmissionpolicybinding.admissionregistration.k8s.io/replica-limit-binding created"]
+    listed = kubectl.ok("get", "validatingadmissionpolicies").splitlines()
+    assert listed[0].split() == ["NAME", "VALIDATIONS", "PARAMKIND", "AGE"]
+    assert listed[1].split()[:3] == ["replica-limit", "1", "<unset>"]
+    refused = kubectl("create", "deployment", "big", "--image=nginx", "--replicas=6")
+    assert refused.rc == 1
+    assert refused.err.strip() == (
+        'error: failed to create deployment: deployments.apps "big" is forbidden: ValidatingAdmissionPolicy '
+        "'replica-limit' with binding 'replica-limit-binding' denied request: failed expression: "
+        "object.spec.replicas <= 5")
+    applied = kubectl("apply", "-f", kubectl.write("big.yaml", BIG_DEPLOYMENT))
+    assert applied.rc == 1
+    # (as kubectl prints it for a real cluster: the cause without a field makes the ": :")
+    assert applied.err.strip() == (
+        "The deployments \"big\" is invalid: : ValidatingAdmissionPolicy 'replica-limit' with binding "
+        "'replica-limit-binding' denied request: failed expression: object.spec.replicas <= 5")
+    assert kubectl.ok("create", "deployment", "small", "--image=nginx", "--replicas=2").strip() == \
+        "deployment.apps/small created"
+
+
+BIG_DEPLOYMENT = """\
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: big}
+spec:
+  replicas: 6
+  selector: {matchLabels: {app: big}}
+  template:
+    metadata: {labels: {app: big}}
+    spec: {containers: [{name: web, image: nginx}]}
+"""
