@@ -283,3 +283,49 @@ def test_reinvocation_if_needed_runs_a_webhook_again_after_a_later_change(served
     assert created.metadata.labels == {"start": "1", "first": "1", "second": "2"}
     assert len(hooks.reviews["/first"]) == 2 and len(hooks.reviews["/second"]) == 1
     assert hooks.reviews["/first"][1]["request"]["object"]["metadata"]["labels"]["second"] == "2"
+
+
+def test_redirects_are_followed_up_to_ten(served: FakeAPIServer, hooks: WebhookServer) -> None:
+    from aiohttp import web
+
+    async def moved(request: web.Request) -> web.Response:
+        raise web.HTTPTemporaryRedirect(hooks.url("/allow"))
+
+    async def loop(request: web.Request) -> web.Response:
+        raise web.HTTPTemporaryRedirect(hooks.url("/loop"))
+
+    hooks.raw["/moved"], hooks.raw["/loop"] = moved, loop
+    validating(served, hook("moved.example.com", hooks.client_config("/moved")),
+               hook("loop.example.com", hooks.client_config("/loop"), failurePolicy="Ignore"))
+    core(served).create_namespaced_pod("default", pod("web"))
+    assert len(hooks.reviews["/allow"]) == 1
+    call(served, "DELETE", f"/apis/{GROUP}/v1/validatingwebhookconfigurations/hooks")
+    validating(served, hook("loop.example.com", hooks.client_config("/loop")))
+    status, body = refused(served, pod("other"))
+    assert status == 500
+    assert body["message"].endswith(f'Post "{hooks.url("/loop")}?timeout=10s": stopped after 10 redirects')
+
+
+def test_an_answer_over_the_size_limit_fails_the_call(served: FakeAPIServer, hooks: WebhookServer) -> None:
+    hooks.answers["/big"] = lambda request: {"allowed": True, "warnings": ["x" * (33 * 1024 * 1024)]}
+    validating(served, hook("big.example.com", hooks.client_config("/big")))
+    status, body = refused(served, pod("web"))
+    assert status == 500
+    assert body["message"].endswith(f'Post "{hooks.url("/big")}?timeout=10s": response body too large')
+    assert pods(served) == []
+
+
+def test_a_dry_run_reaches_webhooks_without_side_effects_and_stores_nothing(served: FakeAPIServer,
+                                                                           hooks: WebhookServer) -> None:
+    validating(served, hook("dry.example.com", hooks.client_config("/dry"), sideEffects="NoneOnDryRun"))
+    status, _, _ = call(served, "POST", "/api/v1/namespaces/default/pods?dryRun=All", pod("web"))
+    assert status == 201 and hooks.reviews["/dry"][-1]["request"]["dryRun"] is True
+    assert pods(served) == []
+
+
+def test_a_denial_keeps_the_warnings_given_with_it(served: FakeAPIServer, hooks: WebhookServer) -> None:
+    hooks.answers["/no"] = lambda request: {"allowed": False, "warnings": ["you were warned"],
+                                            "status": {"message": "no"}}
+    validating(served, hook("no.example.com", hooks.client_config("/no")))
+    status, body, headers = call(served, "POST", "/api/v1/namespaces/default/pods", pod("web"))
+    assert status == 400 and headers["Warning"] == '299 - "you were warned"'

@@ -9,6 +9,8 @@ from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field, replace
 from typing import TypeVar
 
+import aiohttp
+
 from fakeapi.machinery.errors import InternalError
 from fakeapi.machinery.ids import IdSource
 from fakeapi.machinery.webhook import WebhookError, post, target
@@ -29,6 +31,12 @@ class WebhookClient:
 
     addresses: MutableMapping[str, str] = field(default_factory=dict)
     trusted: bytes | None = None
+    _session: aiohttp.ClientSession | None = None  # connections kept between calls, as upstream's clients keep
+
+    async def close(self) -> None:
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
 
     async def call(self, call: Call) -> Answered | Failed:
         client_config = call.hook.webhook.get("clientConfig") or {}
@@ -40,7 +48,9 @@ class WebhookClient:
         if to.ca_bundle is None and self.trusted is not None:
             to = replace(to, ca_bundle=self.trusted)
         try:
-            answer = await post(to, call.review, timeout=float(timeout))
+            if self._session is None:
+                self._session = aiohttp.ClientSession()
+            answer = await post(to, call.review, timeout=float(timeout), session=self._session)
         except WebhookError as error:
             return Failed(f"failed to call webhook: {error}")
         try:
