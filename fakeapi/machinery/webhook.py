@@ -12,9 +12,8 @@ from __future__ import annotations
 import base64
 import binascii
 import ssl
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 import aiohttp
@@ -68,24 +67,25 @@ def _ca_bundle(value: Any) -> bytes | None:
         return None
 
 
-@lru_cache(maxsize=64)
-def _ssl_context(ca_bundle: bytes | None) -> ssl.SSLContext:
-    """(kept per bundle: making one, the system's roots above all, costs more than the call)"""
+def ssl_context(ca_bundle: bytes | None) -> ssl.SSLContext:
+    """The context that checks a webhook's certificate (making one, the system's roots above all, costs more than
+    a call: callers keep them)."""
     if ca_bundle is not None:
         return ssl.create_default_context(cadata=ca_bundle.decode(errors="replace"))
     return ssl.create_default_context()
 
 
 async def post(to: Target, body: JSON, timeout: float = DEFAULT_TIMEOUT,
-               max_response_bytes: int = MAX_RESPONSE_BYTES, session: aiohttp.ClientSession | None = None) -> Any:
+               max_response_bytes: int = MAX_RESPONSE_BYTES, session: aiohttp.ClientSession | None = None,
+               contexts: Callable[[bytes | None], ssl.SSLContext] = ssl_context) -> Any:
     """POST `body` as JSON; the decoded JSON answer (WebhookError on anything else). With a `session`, its
-    connections are reused (else one is made for the call)."""
+    connections are reused (else one is made for the call); `contexts` gives the TLS context of a bundle."""
     if session is None:
         async with aiohttp.ClientSession() as own:
-            return await post(to, body, timeout, max_response_bytes, own)
+            return await post(to, body, timeout, max_response_bytes, own, contexts)
     shown = f'Post "{to.url}?timeout={int(timeout)}s"'
     try:
-        context = _ssl_context(to.ca_bundle)
+        context = contexts(to.ca_bundle)
     except ssl.SSLError:
         raise WebhookError(f"{shown}: unable to load root certificates: unable to parse bytes as PEM block") \
             from None

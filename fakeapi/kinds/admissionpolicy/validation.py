@@ -25,7 +25,6 @@ from fakeapi.machinery.validation.values import as_dict, as_list
 REASONS = ["Forbidden", "Invalid", "RequestEntityTooLarge", "Unauthorized"]
 VALIDATION_ACTIONS = ["Audit", "Deny", "Warn"]
 NOT_FOUND_ACTIONS = ["Deny", "Allow"]
-POLICY_VARIABLES = ("object", "oldObject", "request", "params", "namespaceObject", "variables")
 MAX_AUDIT_ANNOTATIONS = 20
 _CEL_IDENTIFIER = re.compile(r"^[_a-zA-Z][_a-zA-Z0-9]*$")
 _NEWLINES = re.compile(r"[\n\r]+")
@@ -183,7 +182,7 @@ def compile_errors(expression: str, at: str, result: str) -> list[FieldError]:
     from fakeapi.machinery.cel.program import CompileError
 
     try:
-        compile_admission(expression, POLICY_VARIABLES, result)
+        compile_admission(expression, True, result)
     except CompileError as error:
         return [fe.invalid(at, expression, str(error))]
     return []

@@ -15,13 +15,24 @@ from fakeapi.machinery.cel.program import _EXTENSIONS, CompileError, issues, run
 from fakeapi.machinery.cel.types import POOL
 
 MATCH_CONDITION_VARIABLES = ("object", "oldObject", "request", "namespaceObject")
+POLICY_VARIABLES = ("object", "oldObject", "request", "params", "namespaceObject", "variables")
 
 
-@lru_cache(maxsize=8)
-def environment(variables: tuple[str, ...]) -> Any:
-    """An environment declaring `variables`, each dynamically typed (package data: made once)."""
+def _environment(variables: tuple[str, ...]) -> Any:
     return cel.NewEnv(POOL, variables=dict.fromkeys(variables, cel.Type.DYN),
                       extensions=[extension() for extension in _EXTENSIONS], functions=KUBERNETES_LIBRARIES)
+
+
+@lru_cache(maxsize=1)
+def match_condition_environment() -> Any:
+    """Webhooks' match conditions (package data: made once, never changed)."""
+    return _environment(MATCH_CONDITION_VARIABLES)
+
+
+@lru_cache(maxsize=1)
+def policy_environment() -> Any:
+    """ValidatingAdmissionPolicies' expressions (package data: made once, never changed)."""
+    return _environment(POLICY_VARIABLES)
 
 
 @dataclass(frozen=True, eq=False)
@@ -40,10 +51,10 @@ class Expression:
         return result.value(), None
 
 
-def compile_admission(source: str, variables: tuple[str, ...] = MATCH_CONDITION_VARIABLES,
-                      result: str = "bool") -> Expression:
-    """A compiled expression; CompileError (`compilation failed: ERROR: <input>:1:1: ...`) otherwise."""
-    env = environment(variables)
+def compile_admission(source: str, policy: bool = False, result: str = "bool") -> Expression:
+    """A compiled expression (of a policy, or a webhook's match condition); CompileError (`compilation failed:
+    ERROR: <input>:1:1: ...`) otherwise."""
+    env = policy_environment() if policy else match_condition_environment()
     try:
         checked = env.compile(source)
     except RuntimeError as error:

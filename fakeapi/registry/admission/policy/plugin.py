@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 
@@ -19,10 +19,12 @@ from fakeapi.machinery.types import JSON
 from fakeapi.machinery.users import UserInfo
 from fakeapi.machinery.validation.labelselector import selector_matches
 from fakeapi.registry.admission import Attributes, ObjectReader
-from fakeapi.registry.admission.policy import evaluation
 from fakeapi.registry.admission.request import RequestContext
 from fakeapi.registry.admission.webhook.matching import exempt, rule_matches, selectors_match
 from fakeapi.registry.admission.webhook.review import returned_status, review_request
+
+if TYPE_CHECKING:
+    from fakeapi.registry.admission.policy.evaluation import Compiled
 
 NAME = "ValidatingAdmissionPolicy"
 GROUP = "admissionregistration.k8s.io"
@@ -78,6 +80,7 @@ class ValidatingAdmissionPolicies:
         self.objects = objects
         self.policies = StoredObjects(lambda: objects.list_stored("validatingadmissionpolicies", GROUP))
         self.bindings = StoredObjects(lambda: objects.list_stored("validatingadmissionpolicybindings", GROUP))
+        self._compiled: Compiled | None = None
 
     def validate(self, attributes: Attributes) -> None:
         bindings = self.bindings()
@@ -109,26 +112,31 @@ class ValidatingAdmissionPolicies:
         params, problem = self._params(spec, binding_spec, attributes)
         if problem is not None:
             return [Decision(*names, problem, "")] if fail_closed or problem.startswith("no params") else []
+        from fakeapi.registry.admission.policy import evaluation  # (the CEL runtime loads with the first policy)
+
+        if self._compiled is None:
+            self._compiled = evaluation.compiler()
+        compiled = self._compiled
         request = review_request(attributes, context or RequestContext(SERVER_USER, {}), "", False)["request"]
         actions = binding_spec.get("validationActions") or []
         decisions: list[Decision] = []
         for param in params:
             data: dict[str, Any] = {"object": attributes.obj, "oldObject": attributes.old, "request": request,
                                     "params": param, "namespaceObject": namespace}
-            matched, errors = evaluation.conditions_match(spec.get("matchConditions") or [], data)
+            matched, errors = evaluation.conditions_match(compiled, spec.get("matchConditions") or [], data)
             if not matched:
                 continue
             if errors:
                 if fail_closed:
                     decisions.append(Decision(*names, "; ".join(errors), ""))
                 continue
-            evaluation.bind_variables(spec, data)
-            for failure in evaluation.failures(spec, data):
+            evaluation.bind_variables(compiled, spec, data)
+            for failure in evaluation.failures(compiled, spec, data):
                 if failure.error and not fail_closed:
                     continue
                 decisions += self._act(Decision(*names, failure.message, failure.reason), actions, context)
             if context is not None:
-                for key, value in evaluation.audit_annotations(spec, data).items():
+                for key, value in evaluation.audit_annotations(compiled, spec, data).items():
                     context.audit_annotations[f"{names[0]}/{key}"] = value
         return decisions
 

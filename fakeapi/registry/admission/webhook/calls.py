@@ -5,15 +5,17 @@ with other requests, and the pipeline runs again with their answers and the same
 from __future__ import annotations
 
 import asyncio
+import ssl
 from collections.abc import Callable, MutableMapping
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import TypeVar
 
 import aiohttp
 
 from fakeapi.machinery.errors import InternalError
 from fakeapi.machinery.ids import IdSource
-from fakeapi.machinery.webhook import WebhookError, post, target
+from fakeapi.machinery.webhook import WebhookError, post, ssl_context, target
 from fakeapi.registry.admission.request import CallsPending, RequestContext
 from fakeapi.registry.admission.webhook.plugins import Answered, Call, Failed
 from fakeapi.registry.admission.webhook.review import InvalidAnswer, read_answer
@@ -32,6 +34,9 @@ class WebhookClient:
     addresses: MutableMapping[str, str] = field(default_factory=dict)
     trusted: bytes | None = None
     _session: aiohttp.ClientSession | None = None  # connections kept between calls, as upstream's clients keep
+    # the TLS context of each caBundle, made once
+    _contexts: Callable[[bytes | None], ssl.SSLContext] = field(
+        default_factory=lambda: lru_cache(maxsize=64)(ssl_context))
 
     async def close(self) -> None:
         if self._session is not None:
@@ -50,7 +55,8 @@ class WebhookClient:
         try:
             if self._session is None:
                 self._session = aiohttp.ClientSession()
-            answer = await post(to, call.review, timeout=float(timeout), session=self._session)
+            answer = await post(to, call.review, timeout=float(timeout), session=self._session,
+                                contexts=self._contexts)
         except WebhookError as error:
             return Failed(f"failed to call webhook: {error}")
         try:

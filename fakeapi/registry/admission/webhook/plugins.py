@@ -74,6 +74,7 @@ class WebhookDispatcher:
         self.objects = objects
         self.configurations = configurations
         self.serves_other_versions = serves_other_versions
+        self._conditions: Any = None  # compiled match conditions (with the CEL runtime, on first use)
 
     def hooks_for(self, attributes: Attributes) -> tuple[RequestContext, list[Hook]] | None:
         context = attributes.request
@@ -103,11 +104,13 @@ class WebhookDispatcher:
 
     def _conditions_match(self, hook: Hook, conditions: list[Any], attributes: Attributes, review: JSON,
                           namespace: JSON | None) -> bool:
-        from fakeapi.registry.admission.webhook.conditions import evaluate_conditions
+        from fakeapi.registry.admission.webhook.conditions import compiler, evaluate_conditions
 
+        if self._conditions is None:
+            self._conditions = compiler()
         if attributes.info.namespaced and namespace is None:
             namespace = self.objects.find("namespaces", "", attributes.namespace)
-        matches, errors = evaluate_conditions(conditions, review["request"], namespace)
+        matches, errors = evaluate_conditions(self._conditions, conditions, review["request"], namespace)
         if not matches:
             return False
         if errors and hook.webhook.get("failurePolicy", "Fail") == "Fail":
