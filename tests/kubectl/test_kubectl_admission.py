@@ -1,5 +1,5 @@
 """kubectl with admission webhooks: a configuration applied from YAML, listed with its columns, and a pod
-that its webhook (reached through `--webhook-address`) refuses, as kubectl prints the refusal."""
+that its webhook (reached through `--webhook-address default/hook=...`) refuses, as kubectl prints the refusal."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ def hooks() -> Iterator[WebhookServer]:
 def server(tmp_path_factory: pytest.TempPathFactory, hooks: WebhookServer) -> Iterator[Server]:
     kubectl_binary()
     started = start_server(tmp_path_factory.mktemp("fakeapi"), "--simulate", "none",
-                           "--webhook-address", f"hook.default.svc:443=127.0.0.1:{hooks.port}")
+                           "--webhook-address", f"default/hook=127.0.0.1:{hooks.port}")
     yield started
     stop_server(started)
 
