@@ -329,3 +329,26 @@ def test_a_denial_keeps_the_warnings_given_with_it(served: FakeAPIServer, hooks:
     validating(served, hook("no.example.com", hooks.client_config("/no")))
     status, body, headers = call(served, "POST", "/api/v1/namespaces/default/pods", pod("web"))
     assert status == 400 and headers["Warning"] == '299 - "you were warned"'
+
+
+def test_the_review_names_the_authenticated_user(hooks: WebhookServer) -> None:
+    with FakeAPIServer(token="secret-token") as server:
+        validating(server, hook("who.example.com", hooks.client_config("/who")))
+        core(server).create_namespaced_pod("default", pod("web"))
+    assert hooks.reviews["/who"][-1]["request"]["userInfo"] == {
+        "username": "kubernetes-admin", "groups": ["system:masters", "system:authenticated"]}
+
+
+@pytest.mark.parametrize(("policy", "called"), [("Exact", False), ("Equivalent", True)])
+def test_match_policy_equivalent_matches_another_served_version(served: FakeAPIServer, hooks: WebhookServer,
+                                                                policy: str, called: bool) -> None:
+    v1_only = {"operations": ["CREATE"], "apiGroups": ["autoscaling"], "apiVersions": ["v1"],
+               "resources": ["horizontalpodautoscalers"]}
+    validating(served, hook("hpa.example.com", hooks.client_config("/hpa"), v1_only, matchPolicy=policy))
+    client.AutoscalingV2Api(served.kubernetes_client()).create_namespaced_horizontal_pod_autoscaler("default", {
+        "metadata": {"name": "web"}, "spec": {
+            "scaleTargetRef": {"apiVersion": "apps/v1", "kind": "Deployment", "name": "web"}, "maxReplicas": 3}})
+    assert ("/hpa" in hooks.reviews) is called
+    if called:
+        assert hooks.reviews["/hpa"][0]["request"]["kind"] == {"group": "autoscaling", "version": "v2",
+                                                              "kind": "HorizontalPodAutoscaler"}
