@@ -20,9 +20,13 @@ from fakeapi.registry.options import DeleteOptions, WriteOptions
 T = TypeVar("T")
 
 
-async def admitted(request: web.Request, write: Callable[[], T], options: WriteOptions | DeleteOptions) -> T:
+async def admitted(request: web.Request, write: Callable[[], T], options: WriteOptions | DeleteOptions,
+                   calls_webhooks: bool = True) -> T:
+    """`write` once admission has its answers. `calls_webhooks` False: a `/scale` write, which reaches the
+    object's registry as an update of the object, not of its scale (so neither webhooks nor the request's
+    user see it: it is admitted as the server's own writes are)."""
     api = request.app[api_key]
-    if not api.has_dynamic_admission():
+    if not calls_webhooks or not api.has_dynamic_admission():
         return write()
     context = RequestContext(user_of(request), _review_options(request.query, options))
     options.admission = context

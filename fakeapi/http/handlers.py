@@ -184,7 +184,8 @@ async def _replace(request: web.Request, registry: Registry | ScaleRegistry) -> 
         return await conversion.write(request, registry, webhook, _namespace(request), request.match_info["name"],
                                       body, options)
     updated, created = await admitted(
-        request, lambda: registry.replace(_namespace(request), request.match_info["name"], body, options), options)
+        request, lambda: registry.replace(_namespace(request), request.match_info["name"], body, options), options,
+        calls_webhooks=isinstance(registry, Registry))
     return json_response(updated, status=201 if created else 200, warnings=options.warnings)
 
 
@@ -222,5 +223,5 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
     patcher = await computed_ahead(registry, _namespace(request), name, patcher, patch_body,
                                    len(await request.read()))
     patched = await admitted(request, lambda: registry.patch(_namespace(request), name, patcher, patch_body, options),
-                             options)
+                             options, calls_webhooks=isinstance(registry, Registry))
     return json_response(patched, warnings=options.warnings)
