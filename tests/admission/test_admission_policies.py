@@ -170,3 +170,40 @@ def test_the_servers_own_writes_are_checked_too(fakeapi: FakeAPIServer) -> None:
     status, _, _ = call(fakeapi, "POST", "/api/v1/namespaces", {"metadata": {"name": "team"}})
     assert status == 201
     assert fakeapi.list("configmaps", namespace="team") == []  # the root CA publisher was refused
+
+
+def test_failure_policy_decides_what_an_evaluation_error_does(fakeapi: FakeAPIServer) -> None:
+    create(fakeapi, POLICIES, policy(validations=[{"expression": "object.metadata.labels['missing'] == 'x'"}]))
+    create(fakeapi, BINDINGS, binding())
+    status, body = refused(fakeapi, deployment("a", 1))
+    assert status == 422
+    assert body["message"].endswith("denied request: expression 'object.metadata.labels['missing'] == 'x'' "
+                                    "resulted in error: no such key: missing")
+    status, current, _ = call(fakeapi, "GET", f"{POLICIES}/replicas")
+    current["spec"]["failurePolicy"] = "Ignore"
+    assert call(fakeapi, "PUT", f"{POLICIES}/replicas", current)[0] == 200
+    apps(fakeapi).create_namespaced_deployment("default", deployment("a", 1))
+
+
+def test_selectors_exclusions_and_the_namespace_object(fakeapi: FakeAPIServer) -> None:
+    core = client.CoreV1Api(fakeapi.kubernetes_client())
+    core.create_namespace({"metadata": {"name": "strict", "labels": {"tier": "strict"}}})
+    for name, limit in (("small", "2"), ("large", "8")):
+        core.create_namespaced_config_map("strict", {"metadata": {"name": name, "labels": {"limit": "yes"}},
+                                                     "data": {"max": limit}})
+    rules = deployment_rules()
+    rules["excludeResourceRules"] = [{"apiGroups": ["apps"], "apiVersions": ["v1"], "operations": ["CREATE"],
+                                      "resources": ["deployments"], "resourceNames": ["exempt"]}]
+    create(fakeapi, POLICIES, policy(
+        matchConstraints=rules, paramKind={"apiVersion": "v1", "kind": "ConfigMap"},
+        validations=[{"expression": "object.spec.replicas <= int(params.data.max)",
+                      "messageExpression": "namespaceObject.metadata.name + ' allows ' + params.data.max"}]))
+    create(fakeapi, BINDINGS, binding(
+        paramRef={"selector": {"matchLabels": {"limit": "yes"}}, "parameterNotFoundAction": "Allow"},
+        matchResources={"namespaceSelector": {"matchLabels": {"tier": "strict"}}}))
+    with pytest.raises(ApiException) as raised:
+        apps(fakeapi).create_namespaced_deployment("strict", deployment("three", 3))
+    assert json.loads(raised.value.body)["message"].endswith("denied request: strict allows 2")
+    apps(fakeapi).create_namespaced_deployment("strict", deployment("exempt", 3))  # excluded by name
+    apps(fakeapi).create_namespaced_deployment("default", deployment("three", 3))  # namespace not selected
+    apps(fakeapi).create_namespaced_deployment("strict", deployment("two", 2))  # every param allows it

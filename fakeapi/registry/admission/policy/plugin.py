@@ -58,7 +58,8 @@ class StoredObjects:
 
 
 def matches(match: JSON, attributes: Attributes, namespace: JSON | None, serves_other: Callable[[], bool]) -> bool:
-    """MatchResources: a resource rule (with its resourceNames) and no exclude rule, the selectors."""
+    """MatchResources: a resource rule (with its resourceNames), or none given, and no exclude rule; the
+    selectors."""
     def rule_hits(rule: Any, version_matters: bool) -> bool:
         if not isinstance(rule, dict) or not rule_matches(rule, attributes, version_matters):
             return False
@@ -67,9 +68,9 @@ def matches(match: JSON, attributes: Attributes, namespace: JSON | None, serves_
 
     rules = match.get("resourceRules") or []
     equivalent = match.get("matchPolicy", "Equivalent") == "Equivalent"
-    if not any(rule_hits(rule, True) for rule in rules) and not (
+    if rules and not any(rule_hits(rule, True) for rule in rules) and not (
             equivalent and serves_other() and any(rule_hits(rule, False) for rule in rules)):
-        return False
+        return False  # (no resource rules: every resource, as a binding's matchResources may say)
     if any(rule_hits(rule, True) for rule in match.get("excludeResourceRules") or []):
         return False
     return selectors_match(match, attributes, namespace)
