@@ -83,8 +83,9 @@ class WebhookDispatcher:
         hooks = self.configurations()
         return (context, hooks) if hooks else None
 
-    def should_call(self, hook: Hook, attributes: Attributes, context: RequestContext, uid: str) -> JSON | None:
-        """The review to send when the webhook is called for this request, or None."""
+    def should_call(self, hook: Hook, attributes: Attributes, context: RequestContext) -> JSON | None:
+        """The review to send when the webhook is called for this request, or None. (Its uid is drawn from the
+        server's ids, so that a write run again draws it again.)"""
         info = attributes.info
         if not rules_match(hook.webhook, attributes,
                            lambda: self.serves_other_versions(info.group, info.resource, info.version)):
@@ -94,7 +95,7 @@ class WebhookDispatcher:
             namespace = self.objects.find("namespaces", "", attributes.namespace)
         if not selectors_match(hook.webhook, attributes, namespace):
             return None
-        review = review_request(attributes, context, uid, self.mutating)
+        review = review_request(attributes, context, self.objects.ids.uid(), self.mutating)
         conditions = hook.webhook.get("matchConditions") or []
         if conditions and not self._conditions_match(hook, conditions, attributes, review, namespace):
             return None
@@ -160,8 +161,7 @@ class MutatingWebhooks(WebhookDispatcher):
 
     def _invoke(self, hook: Hook, attributes: Attributes, context: RequestContext, round_: int) -> bool:
         """Apply the webhook's answer (or stop for its call); whether it changed the object."""
-        uid = self.objects.ids.uid()
-        review = self.should_call(hook, attributes, context, uid)
+        review = self.should_call(hook, attributes, context)
         if review is None:
             return False
         key = self.key(hook, attributes, round_)
@@ -221,8 +221,7 @@ class ValidatingWebhooks(WebhookDispatcher):
         calls: list[Call] = []
         invoked: list[tuple[Hook, Any]] = []
         for hook in hooks:
-            uid = self.objects.ids.uid()
-            review = self.should_call(hook, attributes, context, uid)
+            review = self.should_call(hook, attributes, context)
             if review is None:
                 continue
             key = self.key(hook, attributes, 0)
