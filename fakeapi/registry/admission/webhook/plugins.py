@@ -9,7 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+import orjson
 
 from fakeapi.machinery.errors import BadRequest, Forbidden, InternalError, StatusError
 from fakeapi.machinery.jsonvalues import copy_json
@@ -18,6 +20,9 @@ from fakeapi.registry.admission import Attributes, ObjectReader
 from fakeapi.registry.admission.request import CallsPending, RequestContext
 from fakeapi.registry.admission.webhook.matching import exempt, rules_match, selectors_match
 from fakeapi.registry.admission.webhook.review import denial, review_request
+
+if TYPE_CHECKING:
+    from fakeapi.registry.admission.webhook.conditions import Compiler
 
 MUTATING_NAME = "MutatingAdmissionWebhook"
 VALIDATING_NAME = "ValidatingAdmissionWebhook"
@@ -74,7 +79,7 @@ class WebhookDispatcher:
         self.objects = objects
         self.configurations = configurations
         self.serves_other_versions = serves_other_versions
-        self._conditions: Any = None  # compiled match conditions (with the CEL runtime, on first use)
+        self._conditions: Compiler | None = None  # compiled match conditions (with the CEL runtime, on first use)
 
     def hooks_for(self, attributes: Attributes) -> tuple[RequestContext, list[Hook]] | None:
         context = attributes.request
@@ -139,10 +144,6 @@ class WebhookDispatcher:
 class MutatingWebhooks(WebhookDispatcher):
     mutating = True
 
-    def __init__(self, objects: ObjectReader, configurations: Configurations,
-                 serves_other_versions: ServesOtherVersions) -> None:
-        super().__init__(objects, configurations, serves_other_versions)
-
     def admit(self, attributes: Attributes) -> None:
         found = self.hooks_for(attributes)
         if found is None:
@@ -191,8 +192,6 @@ class MutatingWebhooks(WebhookDispatcher):
             raise internal_error(f'admission webhook "{hook.name}" attempted to modify the object, which is not '
                                  "supported for this operation")
         try:
-            import orjson
-
             operations = orjson.loads(patch)
         except ValueError as error:
             raise internal_error(f'failed calling webhook "{hook.name}": received undecodable patch in webhook '
