@@ -352,3 +352,17 @@ def test_match_policy_equivalent_matches_another_served_version(served: FakeAPIS
     if called:
         assert hooks.reviews["/hpa"][0]["request"]["kind"] == {"group": "autoscaling", "version": "v2",
                                                               "kind": "HorizontalPodAutoscaler"}
+
+
+def test_a_collection_delete_asks_for_each_object(served: FakeAPIServer, hooks: WebhookServer) -> None:
+    hooks.answers["/del"] = lambda request: {"allowed": request["name"] != "keep",
+                                             "status": {"message": "keep stays"}}
+    for name in ("a", "keep"):
+        core(served).create_namespaced_pod("default", pod(name))
+    validating(served, hook("del.example.com", hooks.client_config("/del"), rule(("DELETE",))))
+    with pytest.raises(ApiException) as raised:
+        core(served).delete_collection_namespaced_pod("default", grace_period_seconds=0)
+    assert json.loads(raised.value.body)["message"] == \
+        'admission webhook "del.example.com" denied the request: keep stays'
+    assert pods(served) == ["keep"]
+    assert sorted(review["request"]["name"] for review in hooks.reviews["/del"]) == ["a", "keep"]
