@@ -21,7 +21,7 @@ from fakeapi.registry.admission.webhook.plugins import Answered, Call, Failed
 from fakeapi.registry.admission.webhook.review import InvalidAnswer, read_answer
 
 T = TypeVar("T")
-MAX_RUNS = 100  # a write stops for at most this many calls (upstream has no limit but its request timeout)
+MAX_RUNS = 500  # a write stops for calls at most this many times (upstream has no limit but its request timeout)
 DEFAULT_TIMEOUT = 10
 
 
