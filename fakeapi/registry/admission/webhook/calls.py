@@ -27,9 +27,9 @@ DEFAULT_TIMEOUT = 10
 
 @dataclass
 class WebhookClient:
-    """Where webhooks are reached: services by their `<name>.<namespace>.svc:<port>` (fakeapi runs no
-    Services), and the roots a webhook without a caBundle is checked against besides none (the in-process
-    test server's own authority; None: the system's roots)."""
+    """How a server calls webhooks: the address of each service, by `<name>.<namespace>.svc:<port>` (fakeapi
+    runs no Services); the CA that webhooks without a caBundle are checked against (the in-process test
+    server's own; None: the system's roots); the connections and TLS contexts kept between calls."""
 
     addresses: MutableMapping[str, str] = field(default_factory=dict)
     trusted: bytes | None = None
