@@ -14,6 +14,7 @@ from fakeapi.http.keys import api_key
 from fakeapi.http.responses import warning_header
 from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.types import JSON
+from fakeapi.registry.admission import CONNECT, Attributes
 from fakeapi.registry.admission.request import RequestContext
 from fakeapi.registry.options import DeleteOptions, WriteOptions
 
@@ -62,3 +63,21 @@ def _review_options(query: Mapping[str, str], options: WriteOptions | DeleteOpti
     if query.get("fieldValidation"):
         out["fieldValidation"] = query["fieldValidation"]
     return out
+
+
+async def admitted_connect(request: web.Request, subresource: str, options: JSON) -> None:
+    """A pod's exec, attach or port-forward admitted as upstream's connect handler does before it connects:
+    CONNECT with the options object (PodExecOptions...), through every plugin, webhooks included."""
+    api = request.app[api_key]
+    info = api.registry("pods").info
+    attributes = Attributes(CONNECT, info, subresource, request.match_info["namespace"], request.match_info["name"],
+                            options, None, kind=("", "v1", str(options["kind"])))
+
+    def admit() -> None:
+        api.admission.admit(attributes)
+        api.admission.validate(attributes)
+
+    if not api.has_dynamic_admission():
+        return  # (the built-in plugins have nothing to say about a CONNECT)
+    attributes.request = RequestContext(user_of(request), {})
+    await api.webhook_client.admitted(admit, attributes.request, api.ids)

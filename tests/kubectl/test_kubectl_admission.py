@@ -109,6 +109,38 @@ spec:
         "deployment.apps/small created"
 
 
+def test_an_exec_the_webhook_refuses_is_a_connect_review(kubectl: Kubectl, hooks: WebhookServer) -> None:
+    hooks.answers["/connect"] = lambda request: {"allowed": False, "status": {"message": "no shells here"}}
+    configuration = f"""\
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingWebhookConfiguration
+metadata:
+  name: no-exec
+webhooks:
+- name: no-exec.example.com
+  sideEffects: None
+  admissionReviewVersions: ["v1"]
+  clientConfig:
+    service: {{name: hook, namespace: default, path: /connect}}
+    caBundle: {hooks.ca_bundle}
+  rules:
+  - {{operations: ["CONNECT"], apiGroups: [""], apiVersions: ["v1"], resources: ["pods/exec"]}}
+"""
+    kubectl.ok("apply", "-f", kubectl.write("no-exec.yaml", configuration))
+    kubectl.ok("run", "shell", "--image=busybox")
+    refused = kubectl("exec", "shell", "--", "sh", "-c", "id")
+    assert refused.rc == 1
+    assert refused.err.strip() == ('Error from server: admission webhook "no-exec.example.com" denied the '
+                                   "request: no shells here")
+    request = hooks.reviews["/connect"][-1]["request"]
+    assert (request["operation"], request["subResource"], request["name"]) == ("CONNECT", "exec", "shell")
+    assert request["kind"] == {"group": "", "version": "v1", "kind": "PodExecOptions"}
+    assert request["object"] == {"kind": "PodExecOptions", "apiVersion": "v1", "stdout": True, "stderr": True,
+                                 "container": "shell", "command": ["sh", "-c", "id"]}
+    assert request["options"] is None
+    kubectl.ok("delete", "validatingwebhookconfiguration", "no-exec")
+
+
 BIG_DEPLOYMENT = """\
 apiVersion: apps/v1
 kind: Deployment

@@ -21,13 +21,14 @@ from fakeapi.registry.admission.request import RequestContext
 CREATE = "CREATE"
 UPDATE = "UPDATE"
 DELETE = "DELETE"
+CONNECT = "CONNECT"
 
 
 @dataclass
 class Attributes:
     """What a plugin is told about a request (upstream's admission.Attributes)."""
 
-    operation: str  # CREATE, UPDATE or DELETE
+    operation: str  # CREATE, UPDATE, DELETE or CONNECT
     info: ResourceInfo
     subresource: str
     namespace: str
@@ -39,6 +40,8 @@ class Attributes:
     request: RequestContext | None = None
     # decodes and defaults an object a webhook patched, as a request body is
     decode: Callable[[JSON], JSON] | None = None
+    # (group, version, kind) of `obj` when it is not the resource's kind (a CONNECT's PodExecOptions)
+    kind: tuple[str, str, str] | None = None
 
     def is_pod(self) -> bool:
         """A write of a pod itself, not of one of its subresources."""

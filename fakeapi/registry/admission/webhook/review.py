@@ -14,7 +14,7 @@ from fakeapi.registry.admission.request import RequestContext
 
 REVIEW_API_VERSION = "admission.k8s.io/v1"
 REVIEW_KIND = "AdmissionReview"
-OPTIONS_KINDS = {"CREATE": "CreateOptions", "UPDATE": "UpdateOptions", "DELETE": "DeleteOptions"}
+OPTIONS_KINDS = {"CREATE": "CreateOptions", "UPDATE": "UpdateOptions", "DELETE": "DeleteOptions"}  # (CONNECT: none)
 
 
 class InvalidAnswer(Exception):
@@ -25,7 +25,8 @@ def review_request(attributes: Attributes, context: RequestContext, uid: str, mu
     """The AdmissionReview of a request (the object before its uid and creation time are set, on a mutating
     create, as upstream's create handler admits it before BeforeCreate)."""
     info = attributes.info
-    gvk = {"group": info.group, "version": info.version, "kind": info.kind}
+    group, version, kind = attributes.kind or (info.group, info.version, info.kind)
+    gvk = {"group": group, "version": version, "kind": kind}
     gvr = {"group": info.group, "version": info.version, "resource": info.resource}
     request: JSON = {"uid": uid, "kind": gvk, "resource": gvr}
     if attributes.subresource:
@@ -42,10 +43,11 @@ def review_request(attributes: Attributes, context: RequestContext, uid: str, mu
         meta = {key: value for key, value in (obj.get("metadata") or {}).items()
                 if key not in ("uid", "creationTimestamp")}
         obj = {**obj, "metadata": meta}
-    options_kind = OPTIONS_KINDS.get(attributes.operation, "CreateOptions")
+    options_kind = OPTIONS_KINDS.get(attributes.operation)
     request.update(operation=attributes.operation, userInfo=context.user.to_json(), object=obj,
                    oldObject=attributes.old, dryRun=attributes.dry_run,
-                   options={"kind": options_kind, "apiVersion": "meta.k8s.io/v1", **context.options})
+                   options={"kind": options_kind, "apiVersion": "meta.k8s.io/v1", **context.options}
+                   if options_kind else None)
     return {"apiVersion": REVIEW_API_VERSION, "kind": REVIEW_KIND, "request": request}
 
 
