@@ -12,6 +12,7 @@ from aiohttp import web
 from fakeapi.http.authentication import user_of
 from fakeapi.http.keys import api_key
 from fakeapi.http.responses import warning_header
+from fakeapi.kinds.kind import ResourceInfo
 from fakeapi.machinery.errors import StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.admission import CONNECT, Attributes
@@ -67,17 +68,32 @@ def _review_options(query: Mapping[str, str], options: WriteOptions | DeleteOpti
 
 async def admitted_connect(request: web.Request, subresource: str, options: JSON) -> None:
     """A pod's exec, attach or port-forward admitted as upstream's connect handler does before it connects:
-    CONNECT with the options object (PodExecOptions...), through every plugin, webhooks included."""
+    CONNECT with the options object (PodExecOptions...)."""
+    await admitted_request(request, CONNECT, subresource, ("", "v1", str(options["kind"])), options, None)
+
+
+async def admitted_request(request: web.Request, operation: str, subresource: str, kind: tuple[str, str, str],
+                           obj: JSON, options: WriteOptions | None, info: ResourceInfo | None = None) -> None:
+    """A request that is not a write of a stored object (a CONNECT; a pod's eviction or binding, created but
+    never stored) admitted through the dynamic plugins, webhooks and policies, as upstream's handlers admit
+    them; the built-in plugins have nothing to say about them. `obj` may be changed by mutating webhooks."""
     api = request.app[api_key]
-    info = api.registry("pods").info
-    attributes = Attributes(CONNECT, info, subresource, request.match_info["namespace"], request.match_info["name"],
-                            options, None, kind=("", "v1", str(options["kind"])))
+    if not api.has_dynamic_admission():
+        return
+    info = info or api.registry("pods").info
+    namespace = request.match_info["namespace"]
+    name = request.match_info.get("name") or str((obj.get("metadata") or {}).get("name") or "")
+    attributes = Attributes(operation, info, subresource, namespace, name, obj, None,
+                            options.dry_run if options is not None else False,
+                            RequestContext(user_of(request), _review_options(request.query, options)
+                                           if options is not None else {}),
+                            kind=kind)
 
     def admit() -> None:
         api.admission.admit(attributes)
         api.admission.validate(attributes)
 
-    if not api.has_dynamic_admission():
-        return  # (the built-in plugins have nothing to say about a CONNECT)
-    attributes.request = RequestContext(user_of(request), {})
+    assert attributes.request is not None
     await api.webhook_client.admitted(admit, attributes.request, api.ids)
+    if options is not None:
+        options.warnings.extend(attributes.request.warnings)

@@ -366,3 +366,25 @@ def test_a_collection_delete_asks_for_each_object(served: FakeAPIServer, hooks: 
         'admission webhook "del.example.com" denied the request: keep stays'
     assert pods(served) == ["keep"]
     assert sorted(review["request"]["name"] for review in hooks.reviews["/del"]) == ["a", "keep"]
+
+
+def test_evictions_and_bindings_are_creates_of_pod_subresources(served: FakeAPIServer, hooks: WebhookServer) -> None:
+    hooks.answers["/sub"] = lambda request: {"allowed": request["subResource"] != "eviction",
+                                             "status": {"message": "not now"}}
+    core(served).create_namespaced_pod("default", pod("web"))
+    validating(served, hook("sub.example.com", hooks.client_config("/sub"),
+                            rule(("CREATE",), ("pods/eviction", "pods/binding"))))
+    status, body, _ = call(served, "POST", "/api/v1/namespaces/default/pods/web/binding",
+                           {"apiVersion": "v1", "kind": "Binding", "metadata": {"name": "web"},
+                            "target": {"apiVersion": "v1", "kind": "Node", "name": "node-1"}})
+    assert status == 201, body
+    binding = hooks.reviews["/sub"][-1]["request"]
+    assert (binding["subResource"], binding["kind"]["kind"], binding["object"]["target"]["name"]) == (
+        "binding", "Binding", "node-1")
+    status, body, _ = call(served, "POST", "/api/v1/namespaces/default/pods/web/eviction",
+                           {"apiVersion": "policy/v1", "kind": "Eviction", "metadata": {"name": "web"}})
+    assert (status, body["message"]) == (400, 'admission webhook "sub.example.com" denied the request: not now')
+    eviction = hooks.reviews["/sub"][-1]["request"]
+    assert eviction["kind"] == {"group": "policy", "version": "v1", "kind": "Eviction"}
+    assert eviction["options"]["kind"] == "CreateOptions"
+    assert pods(served) == ["web"]
