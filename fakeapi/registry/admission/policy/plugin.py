@@ -90,18 +90,20 @@ class ValidatingAdmissionPolicies:
         policies = {policy["metadata"]["name"]: policy for policy in self.policies()}
         denied: list[Decision] = []
         context = attributes.request
+        info = attributes.info
+        namespace = self.objects.find("namespaces", "", attributes.namespace) if info.namespaced else None
+        request: list[JSON] = []  # the review's request, made for the first policy that runs
         for binding in bindings:
             policy = policies.get(str((binding.get("spec") or {}).get("policyName") or ""))
             if policy is not None:
-                denied += self._apply(policy, binding, attributes, context)
+                denied += self._apply(policy, binding, attributes, context, namespace, request)
         if denied:
             raise self._denial(denied[0], attributes)
 
-    def _apply(self, policy: JSON, binding: JSON, attributes: Attributes,
-               context: RequestContext | None) -> list[Decision]:
+    def _apply(self, policy: JSON, binding: JSON, attributes: Attributes, context: RequestContext | None,
+               namespace: JSON | None, request_made: list[JSON]) -> list[Decision]:
         spec, binding_spec = policy.get("spec") or {}, binding.get("spec") or {}
         info = attributes.info
-        namespace = self.objects.find("namespaces", "", attributes.namespace) if info.namespaced else None
         serves_other = lambda: self.objects.serves_other_versions(info.group, info.resource, info.version)  # noqa: E731
         if not matches(spec.get("matchConstraints") or {}, attributes, namespace, serves_other):
             return []
@@ -118,7 +120,10 @@ class ValidatingAdmissionPolicies:
         if self._compiled is None:
             self._compiled = evaluation.compiler()
         compiled = self._compiled
-        request = review_request(attributes, context or RequestContext(SERVER_USER, {}), "", False)["request"]
+        if not request_made:
+            request_made.append(review_request(attributes, context or RequestContext(SERVER_USER, {}), "",
+                                               False)["request"])
+        request = request_made[0]
         actions = binding_spec.get("validationActions") or []
         decisions: list[Decision] = []
         for param in params:
