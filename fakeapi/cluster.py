@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.admissionpolicystatus import AdmissionPolicyStatusController
 from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.eventttl import EventTTL
 from fakeapi.controllers.kubernetesservice import DEFAULT_ADVERTISE_ADDRESS, KubernetesService
@@ -253,6 +254,9 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         config.webhook_addresses)
     api.store.subscribe(api.crd_controller.on_event)
     api.crd_controller.start()
+    policy_status = AdmissionPolicyStatusController(
+        api.subresource("validatingadmissionpolicies", "status", ADMISSION_GROUP))
+    api.store.subscribe(policy_status.on_event)
     return api
 
 

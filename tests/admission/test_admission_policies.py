@@ -62,13 +62,20 @@ def refused(fakeapi: FakeAPIServer, body: dict[str, Any]) -> tuple[int, dict[str
     return raised.value.status, json.loads(raised.value.body)
 
 
-def test_a_policy_gets_defaults_and_a_generation(fakeapi: FakeAPIServer) -> None:
+def test_a_policy_gets_defaults_a_generation_and_its_status(fakeapi: FakeAPIServer) -> None:
     created = create(fakeapi, POLICIES, policy())
     assert created["spec"]["failurePolicy"] == "Fail"
     assert created["spec"]["matchConstraints"]["matchPolicy"] == "Equivalent"
     assert created["spec"]["matchConstraints"]["namespaceSelector"] == {}
     assert created["spec"]["matchConstraints"]["resourceRules"][0]["scope"] == "*"
     assert created["metadata"]["generation"] == 1 and "status" not in created
+    _, stored, _ = call(fakeapi, "GET", f"{POLICIES}/replicas")
+    assert stored["status"] == {"observedGeneration": 1, "typeChecking": {}}
+    stored["spec"]["validations"][0]["expression"] = "object.spec.replicas <= 6"
+    _, updated, _ = call(fakeapi, "PUT", f"{POLICIES}/replicas", stored)
+    assert updated["metadata"]["generation"] == 2 and updated["status"]["observedGeneration"] == 1
+    _, stored, _ = call(fakeapi, "GET", f"{POLICIES}/replicas")
+    assert stored["status"] == {"observedGeneration": 2, "typeChecking": {}}
 
 
 @pytest.mark.parametrize(("body", "expected"), [

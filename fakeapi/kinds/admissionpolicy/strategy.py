@@ -1,6 +1,6 @@
 """Policy and binding strategies (upstream's validatingadmissionpolicy{,binding}/strategy.go): v1 defaults,
 generation 1 on create and bumped when the spec changes, the policy's status written only through its
-subresource (its typeChecking is never filled in: fakeapi does not type-check expressions against schemas)."""
+subresource (fakeapi.controllers.admissionpolicystatus writes it)."""
 
 from __future__ import annotations
 
