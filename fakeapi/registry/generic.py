@@ -109,6 +109,10 @@ class Registry:
         self.strategy.default(obj)
         return obj
 
+    def _presenter(self) -> Callable[[JSON], JSON] | None:
+        """How admission sees this resource's objects, when they are stored as another kind's."""
+        return None if self.conversion is None else self.present
+
     def _redecode(self, obj: JSON) -> JSON:
         """An object an admission webhook patched, decoded and defaulted again (what it added that the kind
         does not know is dropped)."""
@@ -153,7 +157,7 @@ class Registry:
         self._track_fields(obj, None, options.field_manager)
         name = str(meta.get("name") or meta.get("generateName") or "")
         attributes = Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name, obj, None,
-                                options.dry_run, options.admission, self._redecode)
+                                options.dry_run, options.admission, self._redecode, present=self._presenter())
         self.admission.admit(attributes)
         if self.hooks is not None:
             self.hooks.begin_create(obj)
@@ -265,7 +269,7 @@ class Registry:
         meta["resourceVersion"] = old_meta["resourceVersion"]
         ensure_namespace(self.info, meta, key.namespace)
         attributes = Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name, new, old,
-                                options.dry_run, options.admission, self._redecode)
+                                options.dry_run, options.admission, self._redecode, present=self._presenter())
         self.admission.admit(attributes)
         if self.hooks is not None:
             self.hooks.begin_update(new, old)
@@ -326,7 +330,7 @@ class Registry:
         meta: JSON = old["metadata"]
         self._check_delete_preconditions(key, meta, options)
         attributes = Attributes(DELETE, self.info, "", key.namespace, name, None, old, options.dry_run,
-                                options.admission)
+                                options.admission, present=self._presenter())
         self.admission.admit(attributes)
         self.admission.validate(attributes)
         strategy = self.kind.strategy

@@ -382,3 +382,18 @@ def test_evictions_and_bindings_are_creates_of_pod_subresources(served: FakeAPIS
     assert eviction["kind"] == {"group": "policy", "version": "v1", "kind": "Eviction"}
     assert eviction["options"]["kind"] == "CreateOptions"
     assert pods(served) == ["web"]
+
+
+def test_a_kind_stored_as_another_is_sent_as_the_request_shows_it(served: FakeAPIServer,
+                                                                   hooks: WebhookServer) -> None:
+    validating(served, hook("events.example.com", hooks.client_config("/events"),
+                            {"operations": ["CREATE"], "apiGroups": ["events.k8s.io"], "apiVersions": ["v1"],
+                             "resources": ["events"]}))
+    event = {"apiVersion": "events.k8s.io/v1", "kind": "Event", "metadata": {"name": "e1"},
+             "eventTime": "2026-12-05T05:00:00.000000Z", "note": "pulled", "reason": "Pulled", "action": "Pull",
+             "type": "Normal", "reportingController": "kubelet", "reportingInstance": "node-1",
+             "regarding": {"kind": "Pod", "name": "web", "namespace": "default"}}
+    status, body, _ = call(served, "POST", "/apis/events.k8s.io/v1/namespaces/default/events", event)
+    assert status == 201, body
+    sent = hooks.reviews["/events"][-1]["request"]["object"]
+    assert sent["apiVersion"] == "events.k8s.io/v1" and sent["note"] == "pulled" and "message" not in sent

@@ -42,6 +42,13 @@ class Attributes:
     decode: Callable[[JSON], JSON] | None = None
     # (group, version, kind) of `obj` when it is not the resource's kind (a CONNECT's PodExecOptions)
     kind: tuple[str, str, str] | None = None
+    # an object as the request's version shows it, when it is stored as another kind's (events.k8s.io's
+    # events); webhooks and policies see that form
+    present: Callable[[JSON], JSON] | None = None
+
+    def shown(self, obj: JSON | None) -> JSON | None:
+        """`obj` (the object or the old one) as the request's version shows it."""
+        return obj if obj is None or self.present is None else self.present(obj)
 
     def is_pod(self) -> bool:
         """A write of a pod itself, not of one of its subresources."""

@@ -127,7 +127,7 @@ class ValidatingAdmissionPolicies:
         actions = binding_spec.get("validationActions") or []
         decisions: list[Decision] = []
         for param in params:
-            data: dict[str, Any] = {"object": attributes.obj, "oldObject": attributes.old, "request": request,
+            data: dict[str, Any] = {"object": request["object"], "oldObject": request["oldObject"], "request": request,
                                     "params": param, "namespaceObject": namespace}
             matched, errors = evaluation.conditions_match(compiled, spec.get("matchConditions") or [], data)
             if not matched:

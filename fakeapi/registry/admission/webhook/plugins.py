@@ -199,7 +199,7 @@ class MutatingWebhooks(WebhookDispatcher):
         if not operations:
             return False
         try:
-            patched = apply_json_patch(copy_json(obj), operations)
+            patched = apply_json_patch(copy_json(attributes.shown(obj) or obj), operations)
             if attributes.decode is not None:
                 patched = attributes.decode(patched)
         except StatusError as error:  # (a patch that does not apply: upstream answers jsonpatch's reason)

@@ -38,14 +38,14 @@ def review_request(attributes: Attributes, context: RequestContext, uid: str, mu
         request["name"] = attributes.name
     if attributes.namespace:
         request["namespace"] = attributes.namespace
-    obj = attributes.obj
+    obj = attributes.shown(attributes.obj)
     if obj is not None and mutating and attributes.operation == CREATE:
         meta = {key: value for key, value in (obj.get("metadata") or {}).items()
                 if key not in ("uid", "creationTimestamp")}
         obj = {**obj, "metadata": meta}
     options_kind = OPTIONS_KINDS.get(attributes.operation)
     request.update(operation=attributes.operation, userInfo=context.user.to_json(), object=obj,
-                   oldObject=attributes.old, dryRun=attributes.dry_run,
+                   oldObject=attributes.shown(attributes.old), dryRun=attributes.dry_run,
                    options={"kind": options_kind, "apiVersion": "meta.k8s.io/v1", **context.options}
                    if options_kind else None)
     return {"apiVersion": REVIEW_API_VERSION, "kind": REVIEW_KIND, "request": request}
