@@ -214,3 +214,22 @@ def test_selectors_exclusions_and_the_namespace_object(fakeapi: FakeAPIServer) -
     apps(fakeapi).create_namespaced_deployment("strict", deployment("exempt", 3))  # excluded by name
     apps(fakeapi).create_namespaced_deployment("default", deployment("three", 3))  # namespace not selected
     apps(fakeapi).create_namespaced_deployment("strict", deployment("two", 2))  # every param allows it
+
+
+def test_a_namespace_whose_content_a_policy_keeps_stays_terminating(fakeapi: FakeAPIServer) -> None:
+    core = client.CoreV1Api(fakeapi.kubernetes_client())
+    core.create_namespace({"metadata": {"name": "team"}})
+    core.create_namespaced_config_map("team", {"metadata": {"name": "keep"}})
+    deletes = {"resourceRules": [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["DELETE"],
+                                  "resources": ["configmaps"]}]}
+    create(fakeapi, POLICIES, policy(matchConstraints=deletes,
+                                     validations=[{"expression": "oldObject.metadata.name != 'keep'"}]))
+    create(fakeapi, BINDINGS, binding())
+    core.delete_namespace("team")
+    assert core.read_namespace("team").status.phase == "Terminating"
+    assert [item.metadata.name for item in core.list_namespaced_config_map("team").items] == ["keep"]
+    call(fakeapi, "DELETE", f"{BINDINGS}/replicas-binding")
+    core.patch_namespaced_config_map("keep", "team", {"metadata": {"labels": {"go": "now"}}})  # (a change: again)
+    with pytest.raises(ApiException) as raised:
+        core.read_namespace("team")
+    assert raised.value.status == 404
