@@ -91,6 +91,7 @@ def create_app(config: ServerConfig | None = None, clock: Clock | None = None) -
     app.on_startup.append(simulation.on_startup)
     app.on_cleanup.append(simulation.on_cleanup)
     app.on_cleanup.append(_close_containers)
+    app.on_cleanup.append(_close_webhook_client)
     app.on_cleanup.append(_close_store)
     routes = GuardedRouter(app.router, app)
     setup_routes(app, routes)
@@ -112,6 +113,11 @@ async def _end_watches(app: web.Application) -> None:
 async def _close_containers(app: web.Application) -> None:
     """The loopback servers of tests' port-forward handlers stop."""
     await app[containers_key].close()
+
+
+async def _close_webhook_client(app: web.Application) -> None:
+    """The connections kept to admission webhooks close."""
+    await app[api_key].webhook_client.close()
 
 
 async def _close_store(app: web.Application) -> None:

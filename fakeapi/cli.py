@@ -128,7 +128,8 @@ def parser() -> argparse.ArgumentParser:
                             "(default true)")
     serve.add_argument("--webhook-address", type=webhook_address, action="append", default=[],
                        metavar="NAME.NAMESPACE.svc:PORT=HOST:PORT",
-                       help="where a webhook named by a service is reached (fakeapi runs no Services); repeatable")
+                       help="where a webhook named by a service is reached (fakeapi runs no Services); "
+                            "NAMESPACE/NAME=HOST:PORT for port 443; repeatable")
     serve.add_argument("--service-cluster-ip-range", type=cluster_ip_range, default="10.96.0.0/12", metavar="CIDR",
                        help="the addresses Services are given (kube-apiserver's flag; default 10.96.0.0/12, the "
                             "first for the kubernetes Service)")
@@ -337,6 +338,9 @@ def node_labels(text: str) -> dict[str, str]:
 
 def webhook_address(text: str) -> tuple[str, str]:
     service, _, address = text.partition("=")
+    namespace, slash, name = service.partition("/")
+    if slash and namespace and name and "." not in namespace:
+        service = f"{name}.{namespace}.svc:443"
     if not service.count(".") >= 2 or ".svc:" not in service or ":" not in address:
         raise argparse.ArgumentTypeError(f"{text}: expected NAME.NAMESPACE.svc:PORT=HOST:PORT")
     return service, address

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from fakeapi.config import ServerConfig
+from fakeapi.controllers.admissionpolicystatus import AdmissionPolicyStatusController
 from fakeapi.controllers.clusterroleaggregation import ClusterRoleAggregation
 from fakeapi.controllers.crd import CustomResourceDefinitionController
 from fakeapi.controllers.csrsigning import CSRSigningController
@@ -22,6 +23,7 @@ from fakeapi.controllers.namespace import NamespaceController
 from fakeapi.controllers.rootcacert import CONFIG_MAP_NAME, RootCACertPublisher
 from fakeapi.controllers.serviceaccounts import DEFAULT_SERVICE_ACCOUNT, ServiceAccountsController
 from fakeapi.controllers.tokens import TokensController
+from fakeapi.kinds.admissionpolicy import VALIDATING_ADMISSION_POLICY, VALIDATING_ADMISSION_POLICY_BINDING
 from fakeapi.kinds.certificatesigningrequest import CERTIFICATE_SIGNING_REQUEST, CERTIFICATES_GROUP
 from fakeapi.kinds.configmap import CONFIG_MAP
 from fakeapi.kinds.controllerrevision import CONTROLLER_REVISION
@@ -52,6 +54,11 @@ from fakeapi.kinds.service import SERVICE
 from fakeapi.kinds.service.ranges import ServiceRanges
 from fakeapi.kinds.serviceaccount import SERVICE_ACCOUNT
 from fakeapi.kinds.statefulset import STATEFUL_SET
+from fakeapi.kinds.webhookconfiguration import (
+    ADMISSION_GROUP,
+    MUTATING_WEBHOOK_CONFIGURATION,
+    VALIDATING_WEBHOOK_CONFIGURATION,
+)
 from fakeapi.machinery.clock import Clock
 from fakeapi.machinery.errors import AlreadyExists, NotFound
 from fakeapi.machinery.ids import IdSource
@@ -61,6 +68,7 @@ from fakeapi.podlogs import PodLogs
 from fakeapi.registry.admission import (
     Admission,
     PluginFactory,
+    ValidatorFactory,
     build_admission,
     defaulttolerationseconds,
     namespacelifecycle,
@@ -68,6 +76,10 @@ from fakeapi.registry.admission import (
     serviceaccount,
     taintnodesbycondition,
 )
+from fakeapi.registry.admission.policy import plugin as policy_plugin
+from fakeapi.registry.admission.webhook import plugins as webhook_plugins
+from fakeapi.registry.admission.webhook.calls import WebhookClient
+from fakeapi.registry.admission.webhook.source import mutating_webhooks, validating_webhooks
 from fakeapi.registry.authorization.escalation import EscalationCheck
 from fakeapi.registry.authorization.modes import ServerAuthorizer
 from fakeapi.registry.generic import Registry, WriteHooks
@@ -117,6 +129,10 @@ KINDS: tuple[Kind, ...] = (
     ROLE_BINDING,
     CLUSTER_ROLE_BINDING,
     CERTIFICATE_SIGNING_REQUEST,
+    MUTATING_WEBHOOK_CONFIGURATION,
+    VALIDATING_WEBHOOK_CONFIGURATION,
+    VALIDATING_ADMISSION_POLICY,
+    VALIDATING_ADMISSION_POLICY_BINDING,
 )
 INITIAL_NAMESPACES = ("default", "kube-system", "kube-public", "kube-node-lease")
 # (resource, name) of what the controllers keep in every namespace
@@ -140,6 +156,12 @@ ADMISSION_PLUGINS: tuple[tuple[str, PluginFactory], ...] = (
     (taintnodesbycondition.NAME, taintnodesbycondition.TaintNodesByCondition),
     (priority.NAME, priority.Priority),
     (defaulttolerationseconds.NAME, defaulttolerationseconds.DefaultTolerationSeconds),
+    (webhook_plugins.MUTATING_NAME, mutating_webhooks),
+)
+# Validating admission, after the strategy's validation, in upstream's order.
+VALIDATING_PLUGINS: tuple[tuple[str, ValidatorFactory], ...] = (
+    (policy_plugin.NAME, policy_plugin.ValidatingAdmissionPolicies),
+    (webhook_plugins.VALIDATING_NAME, validating_webhooks),
 )
 
 
@@ -161,6 +183,7 @@ class Api:
     authorizer: ServerAuthorizer = field(init=False)  # --authorization-mode
     service_account_issuer: Issuer = field(default_factory=lambda: Issuer(ServiceAccountSettings()))
     service_account_tokens: ServiceAccountAuthenticator = field(init=False)  # reads the tokens back
+    webhook_client: WebhookClient = field(default_factory=WebhookClient)  # how admission webhooks are reached
 
     def __post_init__(self) -> None:
         self.kinds = KindRegistry(self._registry_for)
@@ -215,6 +238,27 @@ class Api:
         registry = self.kinds.get(resource)
         return registry.find(namespace, name) if registry is not None else None
 
+    def list_stored(self, resource: str, group: str) -> list[bytes]:
+        """Every stored object of a resource: how admission plugins read webhook configurations."""
+        return self.store.list_bytes(f"{resource}.{group}" if group else resource)
+
+    def has_dynamic_admission(self) -> bool:
+        """Whether any admission webhook or policy binding is configured (client writes without them skip the
+        request context they need)."""
+        return any(self.store.list_bytes(f"{resource}.{ADMISSION_GROUP}") for resource in
+                   ("mutatingwebhookconfigurations", "validatingwebhookconfigurations",
+                    "validatingadmissionpolicybindings"))
+
+    def objects_of_kind(self, api_version: str, kind: str) -> tuple[bool, list[JSON]] | None:
+        for registry in self.kinds.registries():
+            if registry.info.api_version == api_version and registry.info.kind == kind:
+                return registry.info.namespaced, [orjson.loads(data) for data in registry.list_all()]
+        return None
+
+    def serves_other_versions(self, group: str, resource: str, version: str) -> bool:
+        return any(info.group == group and info.resource == resource and info.version != version
+                   for info in self.kinds.infos())
+
     def stored_registries(self) -> list[Registry]:
         """One registry per stored resource: those that serve another kind's objects are left out."""
         return [registry for registry in self.kinds.registries() if not registry.kind.stored_as]
@@ -233,8 +277,9 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         seed = f"{seed}@{restarted_at}"
     api = Api(store, clock, IdSource(seed), EventTTL(store, clock, config.event_ttl), restarted=bool(restarted_at),
               service_ranges=ServiceRanges.parse(config.service_cluster_ip_range, config.service_node_port_range),
-              advertise_address=config.advertise_address, service_account_issuer=Issuer(config.service_accounts))
-    api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api)
+              advertise_address=config.advertise_address, service_account_issuer=Issuer(config.service_accounts),
+              webhook_client=WebhookClient(dict(config.webhook_addresses)))
+    api.admission = build_admission(ADMISSION_PLUGINS, config.disabled_admission_plugins, api, VALIDATING_PLUGINS)
     api.authorizer = ServerAuthorizer(config.authorization_modes, store)
     store.subscribe(api.pod_logs.on_event)
     store.subscribe(api.event_ttl.on_event)
@@ -266,6 +311,9 @@ def build_api(config: ServerConfig, clock: Clock | None = None) -> Api:
         config.webhook_addresses)
     api.store.subscribe(api.crd_controller.on_event)
     api.crd_controller.start()
+    policy_status = AdmissionPolicyStatusController(
+        api.subresource("validatingadmissionpolicies", "status", ADMISSION_GROUP))
+    api.store.subscribe(policy_status.on_event)
     return api
 
 

@@ -367,8 +367,8 @@ async def discovery_url(client: Any) -> str:
     assert response.headers["Content-Type"] == "application/json"
     body = await response.json()
     assert list(body["paths"]) == [
-        "api/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1", "apis/authentication.k8s.io/v1",
-        "apis/authorization.k8s.io/v1",
+        "api/v1", "apis/admissionregistration.k8s.io/v1", "apis/apiextensions.k8s.io/v1", "apis/apps/v1",
+        "apis/authentication.k8s.io/v1", "apis/authorization.k8s.io/v1",
         "apis/autoscaling/v1", "apis/autoscaling/v2", "apis/batch/v1", "apis/certificates.k8s.io/v1",
         "apis/coordination.k8s.io/v1", "apis/discovery.k8s.io/v1", "apis/events.k8s.io/v1", "apis/policy/v1",
         "apis/rbac.authorization.k8s.io/v1"]

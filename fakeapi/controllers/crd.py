@@ -239,6 +239,9 @@ class CustomResourceDefinitionController:
                 _obj, gone = registry.delete(meta.get("namespace", ""), meta["name"], DeleteOptions())
             except NotFound:
                 continue
+            except StatusError:  # (refused, by an admission policy say: the definition waits for it)
+                remaining += 1
+                continue
             remaining += not gone
         return remaining
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import orjson
 
 from fakeapi.kinds.namespace.strategy import KUBERNETES_FINALIZER
-from fakeapi.machinery.errors import NotFound
+from fakeapi.machinery.errors import NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.registry.generic import Registry
 from fakeapi.registry.options import DeleteOptions, WriteOptions
@@ -63,13 +63,19 @@ class NamespaceController:
                     _obj, gone = registry.delete(name, obj_name, options)
                 except NotFound:
                     continue
+                except StatusError:  # (refused, by an admission policy say: the namespace waits, as upstream's)
+                    remaining += 1
+                    continue
                 remaining += not gone
         if remaining:
             return  # objects with finalizers hold the namespace; their removal triggers another sync
         finalizers = (namespace.get("spec") or {}).get("finalizers") or []
         if KUBERNETES_FINALIZER in finalizers:
             namespace["spec"]["finalizers"] = [f for f in finalizers if f != KUBERNETES_FINALIZER]
-            self.finalize.update("", name, namespace, WriteOptions(field_manager=MANAGER))
+            try:
+                self.finalize.update("", name, namespace, WriteOptions(field_manager=MANAGER))
+            except StatusError:
+                pass  # (refused: the namespace stays Terminating until a change brings it back here)
 
 
 def _deleting(namespace: JSON) -> bool:

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from aiohttp import web
 
+from fakeapi.http.admitted import admitted_request
 from fakeapi.http.bodies import read_object
 from fakeapi.http.keys import api_key
 from fakeapi.http.responses import json_response
 from fakeapi.kinds.kind import ResourceInfo
+from fakeapi.registry.admission import CREATE
 from fakeapi.registry.binding import SUCCESS, bind_pod, decode_binding
 from fakeapi.registry.options import WriteOptions
 
@@ -31,6 +33,9 @@ async def _bind(request: web.Request, name: str | None) -> web.Response:
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     binding = decode_binding(await read_object(request), options)
     if name is None:
+        await admitted_request(request, CREATE, "", ("", "v1", "Binding"), binding, options, BINDINGS)
         name = str(binding["metadata"].get("name") or "")
+    else:
+        await admitted_request(request, CREATE, "binding", ("", "v1", "Binding"), binding, options)
     bind_pod(pods, request.match_info["namespace"], name, binding, options.dry_run)
     return json_response(SUCCESS, status=201, warnings=options.warnings)

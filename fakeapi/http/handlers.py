@@ -6,6 +6,7 @@ from aiohttp import web
 
 from fakeapi.cluster import Api
 from fakeapi.http import conversion
+from fakeapi.http.admitted import admitted
 from fakeapi.http.authentication import user_of
 from fakeapi.http.bodies import read_object, read_optional_object, read_patch, repeated_key_errors
 from fakeapi.http.keys import api_key
@@ -99,7 +100,7 @@ async def create(request: web.Request) -> web.Response:
     webhook = conversion.webhook_conversion(registry)
     if webhook is not None:
         return await conversion.write(request, registry, webhook, _namespace(request), None, body, options)
-    created = registry.create(_namespace(request), body, options)
+    created = await admitted(request, lambda: registry.create(_namespace(request), body, options), options)
     return json_response(created, status=201, warnings=options.warnings)
 
 
@@ -136,7 +137,8 @@ async def delete(request: web.Request) -> web.Response:
         obj, gone = await conversion.delete(request, registry, webhook, _namespace(request), request.match_info["name"],
                                             options)
     else:
-        obj, gone = registry.delete(_namespace(request), request.match_info["name"], options)
+        obj, gone = await admitted(
+            request, lambda: registry.delete(_namespace(request), request.match_info["name"], options), options)
     if gone and not registry.info.returns_deleted_object:
         return json_response(success_status(registry.info.resource, registry.info.group, obj),
                              warnings=options.warnings)
@@ -182,7 +184,9 @@ async def _replace(request: web.Request, registry: Registry | ScaleRegistry) -> 
     if webhook is not None and isinstance(registry, Registry):
         return await conversion.write(request, registry, webhook, _namespace(request), request.match_info["name"],
                                       body, options)
-    updated, created = registry.replace(_namespace(request), request.match_info["name"], body, options)
+    updated, created = await admitted(
+        request, lambda: registry.replace(_namespace(request), request.match_info["name"], body, options), options,
+        calls_webhooks=isinstance(registry, Registry))
     return json_response(updated, status=201 if created else 200, warnings=options.warnings)
 
 
@@ -208,7 +212,8 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
             raise UnsupportedMediaType(f"the {content_type} patch type is not supported for the scale subresource")
         options = WriteOptions.from_query(request.query)  # apply needs an explicit fieldManager
         options.user = user_of(request)
-        obj, created = server_side_apply(registry, _namespace(request), name, patch_body, options)
+        obj, created = await admitted(
+            request, lambda: server_side_apply(registry, _namespace(request), name, patch_body, options), options)
         return json_response(obj, status=201 if created else 200, warnings=options.warnings)
     options = WriteOptions.from_request(request.query, request.headers.get("User-Agent", ""))
     options.user = user_of(request)
@@ -221,5 +226,6 @@ async def _patch(request: web.Request, registry: Registry | ScaleRegistry) -> we
                                       options)
     patcher = await computed_ahead(registry, _namespace(request), name, patcher, patch_body,
                                    len(await request.read()))
-    patched = registry.patch(_namespace(request), name, patcher, patch_body, options)
+    patched = await admitted(request, lambda: registry.patch(_namespace(request), name, patcher, patch_body, options),
+                             options, calls_webhooks=isinstance(registry, Registry))
     return json_response(patched, warnings=options.warnings)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Final
 
 import orjson
 from aiohttp import web
 
+from fakeapi.http.admitted import admitted
 from fakeapi.http.describeclock import for_describe
 from fakeapi.http.keys import watch_hub_key, watch_writer_key
 from fakeapi.http.responses import json_response
@@ -118,8 +120,9 @@ async def delete_collection(request: web.Request, registry: Registry, namespace:
     listed = [orjson.loads(data) for data in page.items]
     for obj in listed:
         meta = obj.get("metadata") or {}
-        try:
-            registry.delete(meta.get("namespace", ""), meta.get("name", ""), delete_options)
+        try:  # (each delete admitted as one: webhooks are called for each object)
+            await admitted(request, partial(registry.delete, meta.get("namespace", ""), meta.get("name", ""),
+                                            delete_options), delete_options)
         except NotFound:
             pass  # deleted meanwhile: upstream ignores that too
     return json_response(list_body(registry.info.list_kind, registry.info.api_version, page),

@@ -22,6 +22,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import WSMsgType, web
 
+from fakeapi.http.admitted import admitted_connect
 from fakeapi.http.channels import (
     MAX_RECEIVED_BYTES,
     V4,
@@ -57,8 +58,19 @@ class Refused(Exception):
         self.code = code
 
 
+def forward_options(request: web.Request) -> JSON:
+    """The PodPortForwardOptions admission sees (the ports the query names, when they are numbers)."""
+    options: JSON = {"kind": "PodPortForwardOptions", "apiVersion": "v1"}
+    ports = [int(port) for value in request.query.getall("ports", []) for port in value.split(",")
+             if port.strip().isdigit()]
+    if ports:
+        options["ports"] = ports
+    return options
+
+
 async def pod_portforward(request: web.Request) -> web.StreamResponse:
     """GET (WebSocket) or POST pods/{name}/portforward."""
+    await admitted_connect(request, "portforward", forward_options(request))
     pod = request.app[api_key].registry("pods").get(request.match_info["namespace"], request.match_info["name"])
     require_host(pod)
     if not is_websocket(request):

@@ -33,6 +33,7 @@ from typing import Literal
 import orjson
 from aiohttp import web
 
+from fakeapi.http.admitted import admitted_connect
 from fakeapi.http.channels import (
     KUBELET_PROTOCOLS,
     MAX_RECEIVED_BYTES,
@@ -84,6 +85,18 @@ class StreamOptions:
         return cls(query.get("container", ""), tuple(query.getall("command", [])), _bool(query, "stdin"),
                    _bool(query, "stdout"), _bool(query, "stderr"), tty)
 
+    def to_json(self, exec_: bool) -> JSON:
+        """The PodExecOptions (or PodAttachOptions) admission sees, as Go writes it (false and empty left out)."""
+        obj: JSON = {"kind": "PodExecOptions" if exec_ else "PodAttachOptions", "apiVersion": "v1"}
+        for key in ("stdin", "stdout", "stderr", "tty"):
+            if getattr(self, key):
+                obj[key] = True
+        if self.container:
+            obj["container"] = self.container
+        if exec_:
+            obj["command"] = list(self.command)
+        return obj
+
 
 def _bool(query: object, key: str) -> bool:
     value = query.get(key, "")  # type: ignore[attr-defined]
@@ -109,6 +122,7 @@ async def pod_attach(request: web.Request) -> web.StreamResponse:
 
 async def _serve(request: web.Request, exec_: bool) -> web.StreamResponse:
     options = StreamOptions.parse(request)
+    await admitted_connect(request, "exec" if exec_ else "attach", options.to_json(exec_))
     pod = request.app[api_key].registry("pods").get(request.match_info["namespace"], request.match_info["name"])
     container = validate_container(pod, options.container)
     require_host(pod)

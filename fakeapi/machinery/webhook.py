@@ -12,7 +12,7 @@ from __future__ import annotations
 import base64
 import binascii
 import ssl
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,34 +67,41 @@ def _ca_bundle(value: Any) -> bytes | None:
         return None
 
 
-def _ssl_context(ca_bundle: bytes | None) -> ssl.SSLContext:
-    context = ssl.create_default_context()
+def ssl_context(ca_bundle: bytes | None) -> ssl.SSLContext:
+    """The context that checks a webhook's certificate (making one, the system's roots above all, costs more than
+    a call: callers keep them)."""
     if ca_bundle is not None:
-        context = ssl.create_default_context(cadata=ca_bundle.decode(errors="replace"))
-    return context
+        return ssl.create_default_context(cadata=ca_bundle.decode(errors="replace"))
+    return ssl.create_default_context()
 
 
 async def post(to: Target, body: JSON, timeout: float = DEFAULT_TIMEOUT,
-               max_response_bytes: int = MAX_RESPONSE_BYTES) -> Any:
-    """POST `body` as JSON; the decoded JSON answer (WebhookError on anything else)."""
+               max_response_bytes: int = MAX_RESPONSE_BYTES, session: aiohttp.ClientSession | None = None,
+               contexts: Callable[[bytes | None], ssl.SSLContext] = ssl_context) -> Any:
+    """POST `body` as JSON; the decoded JSON answer (WebhookError on anything else). With a `session`, its
+    connections are reused (else one is made for the call); `contexts` gives the TLS context of a bundle."""
+    if session is None:
+        async with aiohttp.ClientSession() as own:
+            return await post(to, body, timeout, max_response_bytes, own, contexts)
     shown = f'Post "{to.url}?timeout={int(timeout)}s"'
     try:
-        context = _ssl_context(to.ca_bundle)
+        context = contexts(to.ca_bundle)
     except ssl.SSLError:
         raise WebhookError(f"{shown}: unable to load root certificates: unable to parse bytes as PEM block") \
             from None
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=timeout)) as session:
-            async with session.post(to.connect_url, data=orjson.dumps(body), ssl=context,
-                                    server_hostname=to.server_name,
-                                    headers={"Content-Type": "application/json", "Accept": "application/json"},
-                                    params={"timeout": f"{int(timeout)}s"}) as response:
-                data = await response.content.read(max_response_bytes + 1)
-                if len(data) > max_response_bytes:
-                    raise WebhookError(f"{shown}: response body too large")
-                if response.status >= 300:
-                    raise WebhookError(f"the server responded with the status code {response.status} but did not "
-                                       "return more information")
+        async with session.post(to.connect_url, data=orjson.dumps(body), ssl=context,
+                                server_hostname=to.server_name, timeout=aiohttp.ClientTimeout(total=timeout),
+                                headers={"Content-Type": "application/json", "Accept": "application/json"},
+                                params={"timeout": f"{int(timeout)}s"}) as response:
+            data = await _read_bounded(response, max_response_bytes)
+            if data is None:
+                raise WebhookError(f"{shown}: response body too large")
+            if response.status >= 300:
+                raise WebhookError(f"the server responded with the status code {response.status} but did not "
+                                   "return more information")
+    except aiohttp.TooManyRedirects:
+        raise WebhookError(f"{shown}: stopped after 10 redirects") from None
     except aiohttp.ClientConnectorCertificateError as error:
         raise WebhookError(f"{shown}: tls: failed to verify certificate: {_x509(error)}") from None
     except aiohttp.ClientConnectorError as error:
@@ -107,6 +114,18 @@ async def post(to: Target, body: JSON, timeout: float = DEFAULT_TIMEOUT,
         return orjson.loads(data)
     except orjson.JSONDecodeError as error:
         raise WebhookError(f"{shown}: {error}") from None
+
+
+async def _read_bounded(response: aiohttp.ClientResponse, limit: int) -> bytes | None:
+    """The whole body, or None once it passes `limit` bytes (a read returns what has arrived, not all)."""
+    parts: list[bytes] = []
+    size = 0
+    while chunk := await response.content.read(limit + 1 - size):
+        parts.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return None
+    return b"".join(parts)
 
 
 def _x509(error: aiohttp.ClientConnectorCertificateError) -> str:

@@ -109,6 +109,15 @@ class Registry:
         self.strategy.default(obj)
         return obj
 
+    def _presenter(self) -> Callable[[JSON], JSON] | None:
+        """How admission sees this resource's objects, when they are stored as another kind's."""
+        return None if self.conversion is None else self.present
+
+    def _redecode(self, obj: JSON) -> JSON:
+        """An object an admission webhook patched, decoded and defaulted again (what it added that the kind
+        does not know is dropped)."""
+        return self.decode(obj, WriteOptions(field_validation="Ignore"))
+
     # ---- reads
 
     def get(self, namespace: str, name: str) -> JSON:
@@ -147,8 +156,9 @@ class Registry:
         fill_system_fields(meta, self.ids.uid(), self.clock.timestamp())
         self._track_fields(obj, None, options.field_manager)
         name = str(meta.get("name") or meta.get("generateName") or "")
-        self.admission.admit(Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name,
-                                        obj, None, options.dry_run))
+        attributes = Attributes(CREATE, self.info, "", namespace if self.info.namespaced else "", name, obj, None,
+                                options.dry_run, options.admission, self._redecode, present=self._presenter())
+        self.admission.admit(attributes)
         if self.hooks is not None:
             self.hooks.begin_create(obj, options)
         generate = not meta.get("name") and bool(meta.get("generateName"))
@@ -156,6 +166,8 @@ class Registry:
             if generate:
                 meta["name"] = str(meta["generateName"])[:MAX_GENERATE_NAME_PREFIX] + self.ids.suffix()
             before_create(self.strategy, self.info, obj, options)
+            attributes.name = meta["name"]
+            self.admission.validate(attributes)
             try:
                 return self.present(self._store_new(obj, options))
             except AlreadyExists as exists:
@@ -256,12 +268,14 @@ class Registry:
                 invalid("metadata.resourceVersion", 0, "must be specified for an update")], self.info.group)
         meta["resourceVersion"] = old_meta["resourceVersion"]
         ensure_namespace(self.info, meta, key.namespace)
-        self.admission.admit(Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name,
-                                        new, old, options.dry_run))
+        attributes = Attributes(UPDATE, self.info, self.subresource_name, key.namespace, key.name, new, old,
+                                options.dry_run, options.admission, self._redecode, present=self._presenter())
+        self.admission.admit(attributes)
         if self.hooks is not None:
             self.hooks.begin_update(new, old, options)
         before_update(self.strategy, self.info, new, old, options)
         self._track_fields(new, old, options.field_manager)
+        self.admission.validate(attributes)
         if new == old:
             return old  # a no-op write stores nothing and keeps the resourceVersion
         if (old_meta.get("deletionTimestamp") and not old_meta.get("deletionGracePeriodSeconds")
@@ -315,7 +329,10 @@ class Registry:
             raise self._not_found(name)
         meta: JSON = old["metadata"]
         self._check_delete_preconditions(key, meta, options)
-        self.admission.admit(Attributes(DELETE, self.info, "", key.namespace, name, None, old, options.dry_run))
+        attributes = Attributes(DELETE, self.info, "", key.namespace, name, None, old, options.dry_run,
+                                options.admission, present=self._presenter())
+        self.admission.admit(attributes)
+        self.admission.validate(attributes)
         strategy = self.kind.strategy
         if (strategy.delete_without_policy_warning and options.propagation_policy is None
                 and options.orphan_dependents is None):

@@ -9,6 +9,7 @@ from typing import Any
 from fakeapi.machinery import fielderrors as fe
 from fakeapi.machinery.errors import BadRequest, Invalid
 from fakeapi.machinery.users import UserInfo
+from fakeapi.registry.admission.request import RequestContext
 
 
 def manager_from_user_agent(user_agent: str) -> str:
@@ -30,6 +31,7 @@ class WriteOptions:
     # decode finds); None when no key repeats
     strict_errors: list[str] | None = None
     user: UserInfo | None = None  # who asked (None: the server itself), for CSRs and RBAC's escalation checks
+    admission: RequestContext | None = None  # a client's request, for admission webhooks and policies
 
     @classmethod
     def from_request(cls, query: Mapping[str, str], user_agent: str) -> WriteOptions:
@@ -82,6 +84,7 @@ class DeleteOptions:
     orphan_dependents: bool | None = None
     dry_run: bool = False
     warnings: list[str] = field(default_factory=list)  # answered in Warning headers
+    admission: RequestContext | None = None  # a client's request, for admission webhooks and policies
 
     @classmethod
     def parse(cls, body: Any, query: Mapping[str, str]) -> DeleteOptions:

@@ -40,6 +40,7 @@ from fakeapi.processes.ports import PortRule, Target
 from fakeapi.registry.options import WriteOptions
 from fakeapi.simulation import simulation_key
 from fakeapi.simulation.controllers.names import parse as parse_controllers
+from fakeapi.testing.webhooks import Webhook, WebhookFunction, WebhookHost
 from fakeapi.tls import ServerTLS, self_signed
 
 T = TypeVar("T")
@@ -111,6 +112,9 @@ class FakeAPIServer:
         self._sync_clients: list[Any] = []
         self._async_clients: list[Any] = []
         self.clock = ServerClock(self)
+        self._webhooks = WebhookHost(self.api.webhook_client)
+        self._starting: list[Webhook] = []  # webhooks added before the server's loop runs
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- async mode: on the caller's loop
 
@@ -203,11 +207,15 @@ class FakeAPIServer:
             await runner.cleanup()
             raise
         self._runner = runner
+        for webhook in self._starting:
+            await webhook.start()
+        self._starting.clear()
         self.port = site.port
         self.app[api_key].publish_address(self.host, self.port)
         self.url = f"{'https' if self._tls is not None else 'http'}://{self.host}:{self.port}"
 
     async def _shutdown(self) -> None:
+        await self._webhooks.stop()
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
@@ -438,6 +446,24 @@ class FakeAPIServer:
         """Set the text `GET .../pods/{pod}/log?container=...` answers (`previous`: the container's previous
         instance, which `previous=true` reads once the pod's status names one)."""
         self._call(lambda: self.api.pod_logs.set(namespace, pod, container, text, self.api.clock.now(), previous))
+
+    def on_webhook(self, function: WebhookFunction, *, service: str | None = None, path: str = "/") -> Webhook:
+        """Serve `function` as an admission webhook over HTTPS on 127.0.0.1: it gets each AdmissionReview's
+        `request` and returns its `response` (`allowed`, `status`, `patch` as JSONPatch operations,
+        `warnings`...). Put `webhook.client_config` in a webhook configuration: a `url`, or with
+        `service="NAMESPACE/NAME"` that service, which the server reaches at the function. The server trusts
+        the certificate without a caBundle (`webhook.ca_bundle` holds the CA for one written by hand)."""
+        webhook = self._webhooks.add(function, service, path)
+        loop = self._loop
+        if loop is None:
+            self._starting.append(webhook)
+        elif self._thread is not None:
+            asyncio.run_coroutine_threadsafe(webhook.start(), loop).result(CALL_TIMEOUT)
+        else:  # on the caller's loop: served from its next turn (connections made meanwhile wait in the backlog)
+            task = loop.create_task(webhook.start())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        return webhook
 
     def append_log(self, namespace: str, pod: str, container: str, text: str, previous: bool = False) -> None:
         """Add text to a container's log; `follow=true` readers receive it."""

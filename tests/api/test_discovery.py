@@ -339,7 +339,31 @@ CERTIFICATES_GROUP = {
         "subresources": [{"subresource": name, "responseKind": CSR_KIND, "verbs": ["get", "patch", "update"]}
                          for name in ("approval", "status")]}]}],
 }
+ADMISSION = "admissionregistration.k8s.io"
+
+
+def admission_kind(kind: str, resource: str, *subresources: str) -> dict[str, Any]:
+    entry: dict[str, Any] = {"resource": resource,
+                             "responseKind": {"group": ADMISSION, "version": "v1", "kind": kind},
+                             "scope": "Cluster", "singularResource": kind.lower(), "categories": ["api-extensions"],
+                             "verbs": ALL_VERBS}
+    if subresources:
+        entry["subresources"] = [{"subresource": name, "responseKind": {"group": ADMISSION, "version": "v1",
+                                                                        "kind": kind},
+                                  "verbs": STATUS_VERBS} for name in subresources]
+    return entry
+
+
+ADMISSION_GROUP = {
+    "metadata": {"name": ADMISSION, "creationTimestamp": None},
+    "versions": [{"version": "v1", "freshness": "Current", "resources": [
+        admission_kind("MutatingWebhookConfiguration", "mutatingwebhookconfigurations"),
+        admission_kind("ValidatingAdmissionPolicy", "validatingadmissionpolicies", "status"),
+        admission_kind("ValidatingAdmissionPolicyBinding", "validatingadmissionpolicybindings"),
+        admission_kind("ValidatingWebhookConfiguration", "validatingwebhookconfigurations")]}],
+}
 AGGREGATED_GROUPS = [
+    ADMISSION_GROUP,
     APIEXTENSIONS_GROUP,
     APPS_GROUP,
     {"metadata": {"name": AUTHN, "creationTimestamp": None},
@@ -406,7 +430,8 @@ async def test_apis_answers_the_legacy_group_list(client: Any, path: str) -> Non
     response = await client.get(path, headers={"Accept": "application/json, */*"})
     assert response.headers["Content-Type"] == "application/json"
     assert await response.json() == {"kind": "APIGroupList", "apiVersion": "v1",
-                                     "groups": [group_entry(APIEXTENSIONS), group_entry("apps"), group_entry(AUTHN),
+                                     "groups": [group_entry(ADMISSION), group_entry(APIEXTENSIONS), group_entry("apps"),
+                                                    group_entry(AUTHN),
                                                 group_entry(AUTHZ), autoscaling_entry(), group_entry("batch"),
                                                 group_entry(CERTIFICATES),
                                                 group_entry("coordination.k8s.io"), group_entry("discovery.k8s.io"),
@@ -475,8 +500,8 @@ async def test_root_lists_the_served_paths_indented_whatever_the_accept(client: 
     assert response.status == 200
     assert response.headers["Content-Type"] == "application/json"
     paths = [
-        "/.well-known/openid-configuration", "/api", "/api/v1", "/apis", "/apis/", f"/apis/{APIEXTENSIONS}",
-        f"/apis/{APIEXTENSIONS}/v1",
+        "/.well-known/openid-configuration", "/api", "/api/v1", "/apis", "/apis/", f"/apis/{ADMISSION}",
+        f"/apis/{ADMISSION}/v1", f"/apis/{APIEXTENSIONS}", f"/apis/{APIEXTENSIONS}/v1",
         "/apis/apps", "/apis/apps/v1", f"/apis/{AUTHN}", f"/apis/{AUTHN}/v1",
         f"/apis/{AUTHZ}", f"/apis/{AUTHZ}/v1", "/apis/autoscaling", "/apis/autoscaling/v1", "/apis/autoscaling/v2",
         "/apis/batch", "/apis/batch/v1", f"/apis/{CERTIFICATES}", f"/apis/{CERTIFICATES}/v1",

@@ -41,9 +41,9 @@ def test_the_official_clients_discovery_calls(api_client: Any) -> None:
     assert k8s.CoreApi(api_client).get_api_versions(_request_timeout=TIMEOUT).versions == ["v1"]
     groups = k8s.ApisApi(api_client).get_api_versions(_request_timeout=TIMEOUT).groups
     assert [group.name for group in groups] == [
-        "apiextensions.k8s.io", "apps", "authentication.k8s.io", "authorization.k8s.io", "autoscaling", "batch",
-        "certificates.k8s.io", "coordination.k8s.io", "discovery.k8s.io", "events.k8s.io", "policy",
-        "rbac.authorization.k8s.io"]
+        "admissionregistration.k8s.io", "apiextensions.k8s.io", "apps", "authentication.k8s.io",
+        "authorization.k8s.io", "autoscaling", "batch", "certificates.k8s.io", "coordination.k8s.io",
+        "discovery.k8s.io", "events.k8s.io", "policy", "rbac.authorization.k8s.io"]
     resources = k8s.CoreV1Api(api_client).get_api_resources(_request_timeout=TIMEOUT).resources
     assert {"pods", "pods/eviction", "bindings"} <= {resource.name for resource in resources}
     authz = k8s.AuthorizationV1Api(api_client).get_api_resources(_request_timeout=TIMEOUT)
