@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import base64
 import ssl
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,35 +26,13 @@ from typing import Any
 import aiohttp
 import orjson
 from aiohttp import web
+from api_bench import CONNECTIONS, phase
 from serverproc import HOST, free_port, stop, wait_ready
 
 from fakeapi.pki import Authority
 
-CONNECTIONS = 16
 ADMISSION = "/apis/admissionregistration.k8s.io/v1"
 CONFIGMAPS = [{"apiGroups": [""], "apiVersions": ["v1"], "operations": ["CREATE"], "resources": ["configmaps"]}]
-
-
-async def phase(name: str, count: int, seconds: float, call: Callable[[int], Awaitable[None]]) -> None:
-    latencies: list[float] = []
-    next_index = iter(range(count))
-    deadline = time.monotonic() + seconds
-
-    async def worker() -> None:
-        for index in next_index:
-            if time.monotonic() > deadline:
-                return
-            started = time.perf_counter()
-            await call(index)
-            latencies.append(time.perf_counter() - started)
-
-    started = time.perf_counter()
-    await asyncio.gather(*(worker() for _ in range(CONNECTIONS)))
-    elapsed = time.perf_counter() - started
-    latencies.sort()
-    p50 = statistics.median(latencies) * 1000
-    p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    print(f"{name:<34} {len(latencies) / elapsed:>7.0f}/s   p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
 
 
 async def webhook(request: web.Request) -> web.Response:
@@ -126,14 +103,14 @@ async def run(args: argparse.Namespace) -> None:
                                 "data": {"key": "value"}})
                 return create
 
-            await phase("create, no admission configured", args.creates, args.seconds, creates("none"))
+            await phase("create, no admission configured", args.creates, args.seconds, creates("none"), width=34)
             await post(f"{ADMISSION}/validatingwebhookconfigurations",
                        webhook_configuration(base64.b64encode(authority.certificate).decode()))
-            await phase("create, one validating webhook", args.creates, args.seconds, creates("webhook"))
+            await phase("create, one validating webhook", args.creates, args.seconds, creates("webhook"), width=34)
             await delete(f"{ADMISSION}/validatingwebhookconfigurations/bench")
             await post(f"{ADMISSION}/validatingadmissionpolicies", POLICY)
             await post(f"{ADMISSION}/validatingadmissionpolicybindings", BINDING)
-            await phase("create, one policy of 3 rules", args.creates, args.seconds, creates("policy"))
+            await phase("create, one policy of 3 rules", args.creates, args.seconds, creates("policy"), width=34)
     finally:
         stop(server, 5)
         await runner.cleanup()

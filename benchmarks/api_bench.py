@@ -43,7 +43,8 @@ def pod(name: str) -> dict[str, object]:
 
 
 
-async def phase(name: str, count: int, seconds: float, call: Callable[[int], Awaitable[None]]) -> None:
+async def phase(name: str, count: int, seconds: float, call: Callable[[int], Awaitable[None]],
+                width: int = 28) -> None:
     latencies: list[float] = []
     next_index = iter(range(count))
     deadline = time.monotonic() + seconds
@@ -62,7 +63,7 @@ async def phase(name: str, count: int, seconds: float, call: Callable[[int], Awa
     latencies.sort()
     p50 = statistics.median(latencies) * 1000
     p99 = latencies[int(len(latencies) * 0.99) - 1] * 1000
-    print(f"{name:<28} {len(latencies) / elapsed:>9.0f}/s   p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
+    print(f"{name:<{width}} {len(latencies) / elapsed:>9.0f}/s   p50 {p50:6.2f} ms   p99 {p99:6.2f} ms")
 
 
 async def run(args: argparse.Namespace) -> None:

@@ -25,14 +25,7 @@ class CertificateSigningRequestStrategy(Strategy):
             spec = obj["spec"] = {}
         for key in ("username", "uid", "groups", "extra"):
             spec.pop(key, None)
-        if user.username:
-            spec["username"] = user.username
-        if user.uid:
-            spec["uid"] = user.uid
-        if user.groups:
-            spec["groups"] = list(user.groups)
-        if user.extra:
-            spec["extra"] = {key: list(values) for key, values in user.extra.items()}
+        spec.update(user.to_json())  # the same fields, left out when empty
 
     def prepare_for_create(self, obj: JSON) -> None:
         obj.pop("status", None)  # users cannot create pre-approved requests
