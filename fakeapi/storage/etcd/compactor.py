@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import threading
 
-from fakeapi.storage.etcd.client import EtcdClient, EtcdCompacted, EtcdError, EtcdUnavailable, b64
+from fakeapi.storage.etcd.client import EtcdClient, EtcdCompacted, EtcdError, EtcdUnavailable
 
 log = logging.getLogger("fakeapi.storage")
 
@@ -42,17 +42,11 @@ class Compactor:
 
     def compact_once(self) -> int | None:
         """One interval: returns the revision compacted to, or None (another server's turn, or the first)."""
-        key = b64(COMPACT_REV_KEY)
-        result = self._client.txn(
-            [{"key": key, "target": "VERSION", "result": "EQUAL", "version": str(self._seen_version)}],
-            [{"request_put": {"key": key, "value": b64(str(self._last_revision))}}],
-            [{"request_range": {"key": key}}])
-        revision = int(result["header"]["revision"])
+        result = self._client.put_if_version(COMPACT_REV_KEY, str(self._last_revision).encode(), self._seen_version)
         compact_to = self._last_revision
-        self._last_revision = revision
-        if not result.get("succeeded"):
-            kvs = result["responses"][0]["response_range"].get("kvs") or []
-            self._seen_version = int(kvs[0].get("version", 0)) if kvs else 0
+        self._last_revision = result.revision
+        if not result.succeeded:
+            self._seen_version = result.current.version if result.current is not None else 0
             return None
         self._seen_version += 1
         if compact_to == 0:

@@ -14,7 +14,6 @@ the store reads everything again.
 from __future__ import annotations
 
 import logging
-import socket
 import threading
 import time
 from collections import deque
@@ -22,15 +21,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import orjson
-import requests
+import grpc
 
-from fakeapi.storage.etcd.client import EtcdClient, b64, unb64
+from fakeapi.storage.etcd.client import EtcdClient, WatchStream
 
 log = logging.getLogger("fakeapi.storage")
 
 RETRY_DELAY = 0.2  # seconds between attempts to watch again while etcd is away
-READ_TIMEOUT = 30.0  # a silent stream for this long is dropped and watched again (progress_notify keeps it talking)
+DELETE = 1  # mvccpb.Event.DELETE
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,9 +61,7 @@ class Feed:
         self._wake = wake
         self._stopped = False
         self._paused = False  # after a compaction, until the store says where to carry on from
-        self._response: requests.Response | None = None
-        self._sessions = [client.session(endpoint) for endpoint in client.config.endpoints]
-        self._endpoint = 0
+        self._stream: WatchStream | None = None
         self.connected = False  # the stream is open (etcd answers)
         self._thread = threading.Thread(target=self._run, name="fakeapi-etcd-feed", daemon=True)
         self._thread.start()
@@ -117,7 +113,7 @@ class Feed:
             try:
                 self._watch()
                 failures = 0
-            except (requests.RequestException, OSError, ValueError) as error:
+            except (grpc.RpcError, ValueError) as error:
                 if self._stopped:
                     return
                 failures += 1
@@ -126,57 +122,34 @@ class Feed:
                                 type(error).__name__, self._next)
             self.connected = False
             if failures:
-                self._endpoint = (self._endpoint + 1) % len(self._client.config.endpoints)
+                self._client.next_endpoint()
                 time.sleep(RETRY_DELAY)
 
     def _watch(self) -> None:
-        session, base = self._sessions[self._endpoint]
-        create = {"key": b64("\0"), "range_end": b64("\0"), "start_revision": str(self._next),
-                  "progress_notify": True}
-        request: dict[str, Any] = {"create_request": create}
-        response = session.post(base + "watch", json=request, stream=True, timeout=(1.0, READ_TIMEOUT))
-        self._response = response
+        stream = self._stream = self._client.watch(self._next)
         try:
-            if response.status_code != 200:
-                raise ValueError(f"etcd answered the watch with {response.status_code}")
-            for line in response.iter_lines(chunk_size=64 * 1024):
-                if self._stopped:
-                    return
-                if not line or not line.strip():
-                    continue
-                message = orjson.loads(line)
-                result: dict[str, Any] | None = message.get("result")
-                if result is None:
-                    raise ValueError(f"etcd's watch stream failed: {message.get('error', message)}")
-                if not self._read(result):
+            if self._stopped:
+                return
+            for response in stream:
+                if self._stopped or not self._read(response):
                     return
         finally:
-            self._response = None
-            response.close()
+            self._stream = None
+            stream.cancel()
 
-    def close(self) -> None:
-        for session, _base in self._sessions:
-            session.close()
-
-    def _read(self, result: dict[str, Any]) -> bool:
+    def _read(self, response: Any) -> bool:
         """Queue a watch response's changes; False when the watch ended."""
-        if result.get("compact_revision"):
+        if response.compact_revision:
             self._paused = True
-            self._queue([Compacted(self._next, int(result["compact_revision"]))])
+            self._queue([Compacted(self._next, response.compact_revision)])
             return False
-        if result.get("canceled"):
-            raise ValueError(f"etcd cancelled the watch: {result.get('cancel_reason', '')}")
+        if response.canceled:
+            raise ValueError(f"etcd cancelled the watch: {response.cancel_reason}")
         self.connected = True
-        events = result.get("events")
-        if not events:
+        if not response.events:
             return True
-        changes = []
-        for event in events:
-            kv = event["kv"]
-            revision = int(kv["mod_revision"])
-            deleted = event.get("type") == "DELETE"
-            changes.append(Change(unb64(kv["key"]).decode(), None if deleted else unb64(kv.get("value", "")),
-                                  revision))
+        changes = [Change(event.kv.key.decode(), None if event.type == DELETE else event.kv.value,
+                          event.kv.mod_revision) for event in response.events]
         self._next = changes[-1].revision + 1
         self._queue(changes)
         return True
@@ -189,14 +162,7 @@ class Feed:
             self._wake()
 
     def _close_stream(self) -> None:
-        """Break the open stream (its thread is blocked reading it)."""
-        response = self._response
-        if response is None:
-            return
-        try:
-            raw = response.raw._fp  # (urllib3's HTTPResponse: its socket)
-            sock = socket.socket(fileno=socket.dup(raw.fileno()))
-            sock.shutdown(socket.SHUT_RDWR)
-            sock.close()
-        except Exception:  # noqa: S110  (already closed)
-            pass
+        """End the open stream (its thread is blocked reading it)."""
+        stream = self._stream
+        if stream is not None:
+            stream.cancel()

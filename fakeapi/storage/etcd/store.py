@@ -37,7 +37,6 @@ from fakeapi.storage.etcd.client import (
     EtcdUnavailable,
     KeyValue,
     TxnResult,
-    b64,
 )
 from fakeapi.storage.etcd.compactor import Compactor
 from fakeapi.storage.etcd.config import EtcdConfig
@@ -130,7 +129,6 @@ class EtcdStore(Store):
         self._feed.stop()
         if self._compactor is not None:
             self._compactor.stop()
-        self._feed.close()
         self._reads.close()
         self._client.close()
 
@@ -216,16 +214,14 @@ class EtcdStore(Store):
         """Put back a snapshot's objects: every key deleted, then the snapshot's written in transactions of
         at most MAX_TXN_OPS. This server's listeners are not told (as the in-memory store's restore); other
         servers see the changes as events. The history is dropped: watchers resuming get 410."""
-        puts = [{"request_put": {"key": b64(self.layout.key(ObjectKey(resource, namespace, name))),
-                                 "value": b64(self._value(orjson.loads(data)))}}
+        puts = [(self.layout.key(ObjectKey(resource, namespace, name)), self._value(orjson.loads(data)))
                 for resource, spaces in snapshot.objects.items()
                 for namespace, names in spaces.items()
                 for name, (_rv, data) in names.items()]
         revision = self._call(lambda: self._client.delete_prefix(self.layout.root))
         for start in range(0, len(puts), MAX_TXN_OPS):
             batch = puts[start:start + MAX_TXN_OPS]
-            response = self._call(lambda batch=batch: self._client.txn([], batch, []))  # type: ignore[misc]
-            revision = int(response["header"]["revision"])
+            revision = self._call(lambda batch=batch: self._client.put_all(batch))  # type: ignore[misc]
         self._silent = True
         try:
             self._catch_up(revision)
