@@ -39,9 +39,12 @@ class KubernetesService:
 
     def on_event(self, event: Event) -> None:
         """Store listener: one of the three objects went or changed; it is made again (upstream's reconcile
-        loop)."""
+        loop). Where several servers share the store, a change is another server's as often as a user's:
+        each server names its own port, and putting back every change would have them rewrite the objects
+        in turn without end; so there, only a deleted object is made again."""
         key = event.key
-        if event.type in ("DELETED", "MODIFIED") and (key.namespace, key.name) == (NAMESPACE, NAME) and \
+        reacts_to = ("DELETED",) if self.services.store.shared else ("DELETED", "MODIFIED")
+        if event.type in reacts_to and (key.namespace, key.name) == (NAMESPACE, NAME) and \
                 key.resource in (self.services.storage_resource, self.endpoints.storage_resource,
                                  self.slices.storage_resource):
             self.services.store.after_delivery(self.sync)

@@ -123,3 +123,18 @@ def test_the_simulated_cluster_runs_once_and_moves_to_the_other_replica_when_its
         assert after[name]["containerStatuses"][0]["restartCount"] == 0
         assert started_events(other, name) == 1
     assert len(other.get("/api/v1/nodes")["items"]) == 2
+
+
+def test_idle_replicas_leave_etcd_alone(etcd_server: EtcdServer, tmp_path: Path, replicas: list[Serve]) -> None:
+    """Each replica names its own port in the `kubernetes` Service's endpoints; they do not rewrite them in turn."""
+    prefix = f"/replicas-{next(_clusters)}"
+    replicas += [start(etcd_server, tmp_path, prefix, n, "--simulate", "none") for n in (1, 2)]
+    first, second = replicas
+    time.sleep(1)
+    before = int(first.get("/api/v1/namespaces/default/configmaps")["metadata"]["resourceVersion"])
+    time.sleep(2)
+    after = int(second.get("/api/v1/namespaces/default/configmaps")["metadata"]["resourceVersion"])
+    assert after - before <= 2, f"{after - before} writes to etcd in 2 s of two idle replicas"
+    endpoints = second.get("/api/v1/namespaces/default/endpoints/kubernetes")
+    ports = {int(server.url.rsplit(":", 1)[1]) for server in replicas}
+    assert endpoints["subsets"][0]["ports"][0]["port"] in ports
