@@ -162,7 +162,7 @@ class EtcdStore(Store):
         if not result.succeeded:
             self._catch_up(result.revision)
             raise AlreadyExists.for_object(key.resource, key.name)
-        return self._written(key, obj, result)
+        return self._written(key, obj, value, result)
 
     def update(self, key: ObjectKey, obj: JSON, expected_rv: str) -> bytes:
         try:
@@ -176,7 +176,7 @@ class EtcdStore(Store):
             if result.current is None:
                 raise NotFound.for_object(key.resource, key.name)
             raise Conflict.modified(key.resource, key.name)
-        return self._written(key, obj, result)
+        return self._written(key, obj, value, result)
 
     def delete(self, key: ObjectKey, expected_rv: str | None = None) -> bytes:
         try:
@@ -189,7 +189,7 @@ class EtcdStore(Store):
             if result.current is None:
                 raise NotFound.for_object(key.resource, key.name)
             raise Conflict.modified(key.resource, key.name)
-        self._catch_up(result.revision)
+        self._caught_up_with(Change(self.layout.key(key), None, result.revision))
         previous = result.previous
         data = stamped(previous.value, result.revision) if previous is not None else None
         if data is None:  # (deleted meanwhile by another server: etcd has nothing to tell)
@@ -201,10 +201,10 @@ class EtcdStore(Store):
         obj.setdefault("metadata", {}).pop("resourceVersion", None)
         return encode(obj)
 
-    def _written(self, key: ObjectKey, obj: JSON, result: TxnResult) -> bytes:
+    def _written(self, key: ObjectKey, obj: JSON, value: bytes, result: TxnResult) -> bytes:
         """A write passed at `result.revision`: stamp the caller's object, and bring the cache up to it."""
         obj["metadata"]["resourceVersion"] = str(result.revision)
-        self._catch_up(result.revision)
+        self._caught_up_with(Change(self.layout.key(key), value, result.revision))
         entry = self._objects.get(key.resource, {}).get(key.namespace, {}).get(key.name)
         if entry is not None and entry[0] == str(result.revision):
             return entry[1]
@@ -335,6 +335,16 @@ class EtcdStore(Store):
             self._feed.wait(remaining)
         return True
 
+    def _caught_up_with(self, own: Change) -> None:
+        """Bring the cache up to this server's own write. When every revision before it is applied already,
+        nobody else's change lies between: it is applied at once rather than waited for from the watch
+        (which then brings it again, and it is skipped); else the watch brings the changes in order."""
+        self._drain()
+        if self._rv == own.revision - 1:
+            self._apply(own)
+        else:
+            self._catch_up(own.revision)
+
     def _drain(self) -> None:
         """Apply every change the feed queued, in order (also from inside a write a listener made: the
         shared queue keeps the order)."""
@@ -345,7 +355,7 @@ class EtcdStore(Store):
                 return
             if isinstance(item, Compacted):
                 self._relist(item)
-            else:
+            elif item.revision > self._rv:  # (else: this server's own write, applied already)
                 self._apply(item)
 
     def _apply(self, change: Change, at: int | None = None) -> None:
