@@ -87,17 +87,23 @@ def test_a_list_at_a_revision_the_history_forgot_is_read_from_etcd_until_compact
 def test_two_stores_on_one_etcd_apply_each_others_writes_in_the_same_order(etcd_config: EtcdConfig) -> None:
     first, second = EtcdStore(etcd_config), EtcdStore(etcd_config)
     try:
-        heard: list[Event] = []
-        second.subscribe(heard.append)
+        heard: dict[str, list[Event]] = {"first": [], "second": []}
+        first.subscribe(heard["first"].append)
+        second.subscribe(heard["second"].append)
         for index in range(20):
             store = first if index % 2 else second
             store.create(ObjectKey("pods", "default", f"p-{index}"), {"metadata": {"name": f"p-{index}"}})
+        for index in range(0, 20, 3):  # runs of one store's writes: each applies its own at once
+            key = ObjectKey("pods", "default", f"p-{index}")
+            first.update(key, {"metadata": {"name": key.name}}, first.get(key)["metadata"]["resourceVersion"])
         asyncio.run(first.consistent_read())
         asyncio.run(second.consistent_read())
         assert first.list_bytes("pods") == second.list_bytes("pods")
-        assert [event.key.name for event in heard] == [f"p-{index}" for index in range(20)]
-        versions = [event.resource_version for event in heard]
-        assert versions == sorted(set(versions))
+        for events in heard.values():  # each change once (its own watch brings a store's writes again)
+            assert [event.key.name for event in events] == [f"p-{index}" for index in range(20)] + [
+                f"p-{index}" for index in range(0, 20, 3)]
+            versions = [event.resource_version for event in events]
+            assert versions == sorted(set(versions))
     finally:
         first.close()
         second.close()
