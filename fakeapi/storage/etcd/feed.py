@@ -53,7 +53,8 @@ Item = Change | Compacted
 
 class Feed:
     def __init__(self, client: EtcdClient, start_revision: int, wake: Callable[[], None] | None = None) -> None:
-        """Read every change after `start_revision`; `wake` (called from the thread) says new items wait."""
+        """Read every change after `start_revision` with `client` (the feed's own: it closes it when it
+        stops); `wake` (called from the thread) says new items wait."""
         self._client = client
         self._next = start_revision + 1
         self._items: deque[Item] = deque()
@@ -101,6 +102,7 @@ class Feed:
         with self._arrived:
             self._arrived.notify_all()
         self._close_stream()
+        self._client.close()
 
     # ---- the thread
 

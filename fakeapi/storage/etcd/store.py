@@ -108,7 +108,8 @@ class EtcdStore(Store):
         self._silent = False  # apply changes without telling listeners (a restore, a relist)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._drain_scheduled = False
-        self._feed = Feed(self._client, revision)
+        # (the watch on a channel of its own: sharing the writes' channel slows both)
+        self._feed = Feed(EtcdClient(config, timeout), revision)
         self._stopping = threading.Event()
         self._monitor = threading.Thread(target=self._watch_health, name="fakeapi-etcd-health", daemon=True)
         self._monitor.start()
