@@ -42,7 +42,7 @@ class Components:
         self.api = api
         self.config = config
         self.containers = containers
-        self.work = Work(api.clock)
+        self.work = Work(api.clock, storage_waits=api.store.shared)
         self.view = ClusterView()
         names = EventNames(api.clock)
         node_controller = Client(api, requests, faults, controller("node-controller"))

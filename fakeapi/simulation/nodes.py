@@ -295,7 +295,11 @@ class NodeAgents:
     # ---- the lease
 
     def _renew_lease(self, node: NodeKubelet) -> None:
-        """Renew (or create) the node's Lease, as upstream's lease controller does every 10 s."""
+        """Renew (or create) the node's Lease, as upstream's lease controller does every 10 s; on etcd, the
+        loop goes on while the write waits (5,000 nodes renew 500 leases a second)."""
+        self.work.while_storage_waits(("lease", node.name), lambda: self._write_lease(node))
+
+    def _write_lease(self, node: NodeKubelet) -> None:
         if node.stopped:
             return
         now = rfc3339_micro(self.clock.now())

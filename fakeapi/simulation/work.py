@@ -8,6 +8,10 @@ later, then 2, 4... up to a minute, as a component's rate-limited work queue ret
 gone (404) is dropped. Steps that wait on the clock are keyed: a step re-arming itself under its key (a
 lease renewal, a monitor pass) replaces what waited under it, and its retry takes the same key, so a loop
 that fails keeps one timer, and keeps going.
+
+On a store other servers share (etcd), a step may run `while_storage_waits`: its writes wait for etcd
+without holding up the loop (`machinery.waiting`), so many such steps (the kubelets' lease renewals) have
+their round trips to etcd in flight at once, and requests and other steps go on meanwhile.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable, Hashable
 
 from fakeapi.machinery.clock import Clock, Timer
 from fakeapi.machinery.errors import StatusError
+from fakeapi.machinery.waiting import run_waiting
 
 Step = Callable[[], None]
 SLICE_SECONDS = 0.001  # how long steps run per turn of a live event loop, before requests get their turn
@@ -29,8 +34,11 @@ log = logging.getLogger("fakeapi.simulation")
 
 
 class Work:
-    def __init__(self, clock: Clock) -> None:
+    def __init__(self, clock: Clock, storage_waits: bool = False) -> None:
+        """`storage_waits`: the store's writes are round trips that steps may wait for (etcd)."""
         self.clock = clock
+        self.storage_waits = storage_waits
+        self._waiting: dict[Hashable, asyncio.Task[None]] = {}  # steps waiting for storage, by key
         self._queue: deque[Hashable] = deque()
         self._steps: dict[Hashable, Step] = {}
         self._timers: dict[Hashable, Timer] = {}  # what waits on the clock, by key
@@ -52,6 +60,9 @@ class Work:
             timer.cancel()
         self._timers.clear()
         self._failures.clear()
+        for task in self._waiting.values():
+            task.cancel()
+        self._waiting.clear()
 
     def soon(self, key: Hashable, step: Step) -> None:
         """Run `step` once the current change is done; a step already queued under `key` stays queued."""
@@ -79,6 +90,25 @@ class Work:
         self._cancel_timer(key)
         self._failures.pop(key, None)
         self._steps.pop(key, None)  # (its place in the queue is skipped)
+        task = self._waiting.pop(key, None)
+        if task is not None:
+            task.cancel()
+
+    def while_storage_waits(self, key: Hashable, step: Step) -> None:
+        """Run `step` (as a step under `key`), letting the loop go on while its writes wait for storage; at
+        once, to its end, where they do not (a store of this server's own, a frozen clock)."""
+        if not self.storage_waits or self.clock.frozen or self._loop is None:
+            self._run(key, step)
+            return
+        if key not in self._waiting:  # (else: its previous turn still waits; it re-arms when done)
+            self._waiting[key] = self._loop.create_task(self._run_waiting(key, step))
+
+    async def _run_waiting(self, key: Hashable, step: Step) -> None:
+        try:
+            await run_waiting(lambda: self._run(key, step))
+        finally:
+            if self._waiting.get(key) is asyncio.current_task():
+                del self._waiting[key]
 
     def _cancel_timer(self, key: Hashable) -> None:
         timer = self._timers.pop(key, None)

@@ -220,3 +220,40 @@ def test_a_list_at_a_compacted_revision_is_410_with_upstreams_message(etcd_confi
         assert gone.status_code == 410
         assert gone.json()["message"] == "The resourceVersion for the provided list is too old."
         assert gone.json()["reason"] == "Expired"
+
+
+def test_writes_run_waiting_overlap_and_every_change_is_heard_once_in_order(etcd_config: EtcdConfig) -> None:
+    """Writes made with run_waiting (the kubelets' lease renewals) have their round trips in flight at once
+    while the loop goes on; the store still applies each change once, in revision order, and each writer
+    reads its own write."""
+    from fakeapi.machinery.waiting import run_waiting
+
+    store = EtcdStore(etcd_config)
+    heard: list[Event] = []
+    store.subscribe(heard.append)
+    in_flight, most_in_flight = 0, 0
+
+    def write(index: int) -> tuple[str, bytes | None]:
+        nonlocal in_flight, most_in_flight
+        key = ObjectKey("leases.coordination.k8s.io", "kube-node-lease", f"node-{index}")
+        in_flight += 1
+        most_in_flight = max(most_in_flight, in_flight)
+        try:
+            store.create(key, {"metadata": {"name": key.name}, "spec": {"holderIdentity": key.name}})
+        finally:
+            in_flight -= 1
+        return key.name, store.get_bytes(key)
+
+    async def main() -> list[tuple[str, bytes | None]]:
+        store.start()
+        return await asyncio.gather(*(run_waiting(lambda index=index: write(index)) for index in range(40)))
+
+    try:
+        written = asyncio.run(main())
+        assert all(data is not None for _name, data in written)  # each writer read its write back
+        assert most_in_flight > 1  # (blocking writes would have had one in flight at a time)
+        assert sorted(event.key.name for event in heard) == sorted(f"node-{index}" for index in range(40))
+        versions = [event.resource_version for event in heard]
+        assert versions == sorted(set(versions))
+    finally:
+        store.close()

@@ -63,3 +63,31 @@ async def test_a_step_whose_object_is_gone_is_dropped_and_others_are_not(work: W
     work.cancel(("b",))
     work.clock.advance(100)
     assert runs == ["gone", "failing", "failing"]  # a cancelled step's retry is dropped with it
+
+
+async def test_a_step_that_waits_for_storage_lets_other_steps_run_and_is_cancelled_with_its_key() -> None:
+    from fakeapi.machinery.waiting import wait
+
+    work = Work(Clock(), storage_waits=True)  # a live clock, a store whose writes are round trips (etcd)
+    work.start(asyncio.get_running_loop())
+    done: list[str] = []
+
+    def renew(node: str, seconds: float) -> None:
+        wait(asyncio.sleep(seconds))  # (where the etcd store waits for its round trip)
+        done.append(node)
+
+    work.while_storage_waits(("lease", "node-1"), lambda: renew("node-1", 0.05))
+    work.while_storage_waits(("lease", "node-2"), lambda: renew("node-2", 0.4))
+    work.soon("other", lambda: done.append("other"))
+    await asyncio.sleep(0.2)
+    assert done == ["other", "node-1"]  # the other step did not wait for the renewals
+    work.cancel(("lease", "node-2"))
+    await asyncio.sleep(0.4)
+    assert done == ["other", "node-1"]  # node-2's renewal was cancelled while it waited
+    work.stop()
+
+
+async def test_without_storage_that_waits_the_step_runs_at_once(work: Work) -> None:
+    done: list[str] = []
+    work.while_storage_waits(("lease", "node-1"), lambda: done.append("node-1"))
+    assert done == ["node-1"]  # (a frozen clock: also on etcd, a test stepping the clock sees it at once)

@@ -9,6 +9,9 @@ Writes are etcd transactions on the object's mod_revision (create: the key is mi
 the resourceVersion the caller read), made synchronously on the loop's thread (a round trip on loopback),
 so each store call stays atomic as the contract says. A write that passed then applies the feed up to its
 own revision before it returns (read your writes): the caller, and the listeners it triggers, see it.
+Code run with `machinery.waiting.run_waiting` (the kubelets' lease renewals) waits for etcd, and for the
+feed, without holding up the loop: its round trip runs in a thread while the loop goes on. It waits only
+outside the delivery of a change, so listeners, and what they write, still see every change in order.
 The resourceVersion is etcd's revision; objects are kept in etcd without it, as upstream keeps them.
 
 While etcd is away (a refused or dropped connection, no answer within the timeout) writes and consistent
@@ -24,12 +27,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import TypeVar
 
 import orjson
 
 from fakeapi.machinery.errors import AlreadyExists, Conflict, Expired, NotFound, Timeout, UnknownError
 from fakeapi.machinery.types import JSON, ObjectKey
+from fakeapi.machinery.waiting import can_wait, wait
 from fakeapi.storage.etcd.client import (
     EtcdClient,
     EtcdCompacted,
@@ -60,6 +65,7 @@ CALL_TIMEOUT = 5.0  # seconds a call to etcd may take before etcd counts as away
 CATCH_UP_TIMEOUT = 5.0  # seconds a write waits for the feed to bring its own change
 FRESHNESS_WAIT = 3.0  # a consistent read waits this long for the cache (upstream's watch cache: 3 s)
 MONITOR_INTERVAL = 1.0  # seconds between health checks while etcd answers (0.25 while it does not)
+WAITING_CALLS = 16  # round trips to etcd that code run with run_waiting makes at once, at most
 MAX_TXN_OPS = 100  # etcd refuses transactions of more than 128 operations (its --max-txn-ops)
 TIMEOUT_MESSAGE = "Timeout: request did not complete within the allotted timeout"
 
@@ -108,6 +114,9 @@ class EtcdStore(Store):
         self._silent = False  # apply changes without telling listeners (a restore, a relist)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._drain_scheduled = False
+        self._applying = 0  # inside `_apply`: a change being delivered (nothing waits there)
+        self._drained: list[asyncio.Future[None]] = []  # waiting for the feed's next changes
+        self._calls = ThreadPoolExecutor(WAITING_CALLS, thread_name_prefix="fakeapi-etcd-call")
         # (the watch on a channel of its own: sharing the writes' channel slows both)
         self._feed = Feed(EtcdClient(config, timeout), revision)
         self._stopping = threading.Event()
@@ -131,6 +140,7 @@ class EtcdStore(Store):
         if self._compactor is not None:
             self._compactor.stop()
         self._reads.close()
+        self._calls.shutdown(wait=False, cancel_futures=True)
         self._client.close()
 
     def problem(self) -> str | None:
@@ -263,12 +273,19 @@ class EtcdStore(Store):
         if not self._available:
             raise storage_timeout()
         try:
+            if self._may_wait():
+                assert self._loop is not None
+                return wait(self._loop.run_in_executor(self._calls, call))
             return call()
         except EtcdUnavailable as error:
             self._went_away(str(error))
             raise storage_timeout() from None
         except EtcdError as error:
             raise UnknownError(f"etcd: {error}") from None
+
+    def _may_wait(self) -> bool:
+        """The caller runs with run_waiting, on the serving loop, and no change is being delivered."""
+        return self._loop is not None and self._applying == 0 and can_wait()
 
     def _went_away(self, reason: str) -> None:
         if self._available:
@@ -321,6 +338,17 @@ class EtcdStore(Store):
     def _scheduled_drain(self) -> None:
         self._drain_scheduled = False
         self._drain()
+        drained, self._drained = self._drained, []
+        for future in drained:
+            if not future.done():
+                future.set_result(None)
+
+    async def _next_changes(self, timeout: float) -> None:
+        """Return once the feed's next changes are applied, or after `timeout`."""
+        assert self._loop is not None
+        future = self._loop.create_future()
+        self._drained.append(future)
+        await asyncio.wait([future], timeout=timeout)
 
     def _catch_up(self, revision: int, timeout: float = CATCH_UP_TIMEOUT) -> bool:
         """Apply the feed until the cache holds `revision` (False if it did not come within `timeout`)."""
@@ -333,7 +361,10 @@ class EtcdStore(Store):
             if remaining <= 0:
                 log.warning("fakeapi: the etcd watch did not bring revision %d within %gs", revision, timeout)
                 return False
-            self._feed.wait(remaining)
+            if self._may_wait():
+                wait(self._next_changes(remaining))
+            else:
+                self._feed.wait(remaining)
         return True
 
     def _caught_up_with(self, own: Change) -> None:
@@ -362,6 +393,13 @@ class EtcdStore(Store):
     def _apply(self, change: Change, at: int | None = None) -> None:
         """One change into the cache, told to listeners; `at`: the revision of the event when it is not the
         change's own (a relist tells what changed meanwhile at the relist's revision)."""
+        self._applying += 1
+        try:
+            self._apply_change(change, at)
+        finally:
+            self._applying -= 1
+
+    def _apply_change(self, change: Change, at: int | None) -> None:
         rv = change.revision if at is None else at
         key = self.layout.object_key(change.key)
         if key is None:  # another key of etcd (the compactor's, another cluster's): only the revision moves
