@@ -84,9 +84,6 @@ class Components:
         self.api.store.subscribe(self._on_event)
         for info in self.view.nodes.values():
             self.pod_cidrs.node_changed(None, info)
-        self.lifecycle.start(record_registrations=fresh)
-        self.controllers = self._controller_manager()  # (the settings may have changed since)
-        self.controllers.start()
         existing = [info.name for info in self.view.nodes.values() if info.simulated]
         starts = {name: partial(self.nodes.adopt, name, fresh) for name in existing}
         for index in range(self.config.nodes if fresh else 0):
@@ -94,7 +91,11 @@ class Components:
             if name not in starts:
                 starts[name] = partial(self.nodes.register, name, self.config.node_capacity, self.config.node_labels)
         self._starting = set(starts)
+        # queued first: the first turn of the loop registers the first nodes, whatever the controllers queue
         self.work.soon(("start",), partial(self._start_nodes, list(starts.items())))
+        self.lifecycle.start(record_registrations=fresh)
+        self.controllers = self._controller_manager()  # (the settings may have changed since)
+        self.controllers.start()
 
     def _start_nodes(self, starts: list[tuple[str, Callable[[], None]]]) -> None:
         """Start a few kubelets, then queue the rest: requests are answered meanwhile. One that fails is
