@@ -209,6 +209,8 @@ async def cluster_rate(urls: list[str], count: int, deadline: float = DEADLINE,
         await spread(count, create, deadline)
         await asyncio.wait_for(following, deadline)
         reporting.cancel()
+        if len(running) < count:  # (the watch ended at the deadline)
+            raise TimeoutError(f"{len(running)} of {count} pods Running after {time.monotonic() - started:.0f} s")
         return count / (time.monotonic() - started)
 
 
