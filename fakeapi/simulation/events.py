@@ -15,14 +15,16 @@ repeat is patched into `series` (`count`, `lastObservedTime`).
 Names are `<object name>.<hex nanoseconds>` as upstream's; the nanoseconds count up from the server
 clock, so two events at one (frozen) instant still get distinct names.
 
+Each recorder writes its events in the order recorded, as upstream's broadcaster does from a goroutine of
+its own: on etcd the component carries on while they are in flight (`Work.in_turn_while_storage_waits`).
 An event that cannot be written is written later (a step of its own, retried with back-off), as upstream's
-broadcaster retries in the background: the component that records it carries on.
+broadcaster retries in the background.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Hashable
 from datetime import datetime
 
 from fakeapi.machinery.clock import Clock, rfc3339, rfc3339_micro
@@ -85,14 +87,6 @@ class EventCache:
             self._entries.popitem(last=False)
 
 
-def deliver(work: Work, write: Callable[[], None]) -> None:
-    """Write an event now, or, if that fails, in a step of its own that is retried until it passes."""
-    try:
-        write()
-    except Exception as error:
-        work.retry_later(None, write, error)
-
-
 class EventRecorder:
     def __init__(self, client: Client, names: EventNames, work: Work, component: str, host: str = "",
                  cache: EventCache | None = None) -> None:
@@ -102,6 +96,7 @@ class EventRecorder:
         self.source: JSON = {"component": component, **({"host": host} if host else {})}
         self.reporting_instance = host
         self._cache = cache or EventCache()
+        self._writes: Hashable = ("events", component, host)  # the key its writes take turns under
 
     def normal(self, ref: JSON, reason: str, message: str) -> None:
         self.record(ref, "Normal", reason, message)
@@ -111,7 +106,7 @@ class EventRecorder:
 
     def record(self, ref: JSON, event_type: str, reason: str, message: str) -> None:
         now = rfc3339(self.client.api.clock.now())
-        deliver(self.work, lambda: self._write(ref, event_type, reason, message, now))
+        self.work.in_turn_while_storage_waits(self._writes, lambda: self._write(ref, event_type, reason, message, now))
 
     def _write(self, ref: JSON, event_type: str, reason: str, message: str, now: str) -> None:
         namespace = ref.get("namespace") or "default"
@@ -144,11 +139,13 @@ class SeriesRecorder:
         self.controller = controller
         self.instance = instance
         self._cache = EventCache()
+        self._writes: Hashable = ("events", controller, instance)
 
     def record(self, ref: JSON, event_type: str, reason: str, action: str, note: str,
                related: JSON | None = None) -> None:
         now = self.client.api.clock.now()
-        deliver(self.work, lambda: self._write(ref, event_type, reason, action, _cut(note), related, now))
+        self.work.in_turn_while_storage_waits(
+            self._writes, lambda: self._write(ref, event_type, reason, action, _cut(note), related, now))
 
     def _write(self, ref: JSON, event_type: str, reason: str, action: str, note: str, related: JSON | None,
                now: datetime) -> None:

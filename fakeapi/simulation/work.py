@@ -11,7 +11,10 @@ that fails keeps one timer, and keeps going.
 
 On a store other servers share (etcd), a step may run `while_storage_waits`: its writes wait for etcd
 without holding up the loop (`machinery.waiting`), so many such steps (the kubelets' lease renewals) have
-their round trips to etcd in flight at once, and requests and other steps go on meanwhile.
+their round trips to etcd in flight at once, and requests and other steps go on meanwhile. Steps that
+must keep their order (one component's events) run `in_turn_while_storage_waits`: one after another under
+their key, the loop going on while each waits, as a component's event broadcaster writes its events from a
+goroutine of its own.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ import logging
 import time
 from collections import deque
 from collections.abc import Callable, Hashable
+from functools import partial
 
 from fakeapi.machinery.clock import Clock, Timer
 from fakeapi.machinery.errors import StatusError
@@ -39,6 +43,7 @@ class Work:
         self.clock = clock
         self.storage_waits = storage_waits
         self._waiting: dict[Hashable, asyncio.Task[None]] = {}  # steps waiting for storage, by key
+        self._in_turn: dict[Hashable, deque[Step]] = {}  # steps queued to run in turn, by key
         self._queue: deque[Hashable] = deque()
         self._steps: dict[Hashable, Step] = {}
         self._timers: dict[Hashable, Timer] = {}  # what waits on the clock, by key
@@ -63,6 +68,7 @@ class Work:
         for task in self._waiting.values():
             task.cancel()
         self._waiting.clear()
+        self._in_turn.clear()
 
     def soon(self, key: Hashable, step: Step) -> None:
         """Run `step` once the current change is done; a step already queued under `key` stays queued."""
@@ -90,6 +96,7 @@ class Work:
         self._cancel_timer(key)
         self._failures.pop(key, None)
         self._steps.pop(key, None)  # (its place in the queue is skipped)
+        self._in_turn.pop(key, None)
         task = self._waiting.pop(key, None)
         if task is not None:
             task.cancel()
@@ -109,6 +116,26 @@ class Work:
         finally:
             if self._waiting.get(key) is asyncio.current_task():
                 del self._waiting[key]
+
+    def in_turn_while_storage_waits(self, key: Hashable, step: Step) -> None:
+        """Run `step` once the steps queued under `key` before it are done, letting the loop go on while its
+        writes wait for storage; at once where they do not. A step that fails is retried on its own."""
+        if not self.storage_waits or self.clock.frozen or self._loop is None:
+            self._run(_Key(), step)
+            return
+        self._in_turn.setdefault(key, deque()).append(step)
+        if key not in self._waiting:
+            self._waiting[key] = self._loop.create_task(self._run_in_turn(key))
+
+    async def _run_in_turn(self, key: Hashable) -> None:
+        steps = self._in_turn[key]
+        try:
+            while steps:
+                await run_waiting(partial(self._run, _Key(), steps.popleft()))
+        finally:
+            if self._waiting.get(key) is asyncio.current_task():
+                del self._waiting[key]
+                del self._in_turn[key]
 
     def _cancel_timer(self, key: Hashable) -> None:
         timer = self._timers.pop(key, None)

@@ -91,3 +91,41 @@ async def test_without_storage_that_waits_the_step_runs_at_once(work: Work) -> N
     done: list[str] = []
     work.while_storage_waits(("lease", "node-1"), lambda: done.append("node-1"))
     assert done == ["node-1"]  # (a frozen clock: also on etcd, a test stepping the clock sees it at once)
+
+
+async def test_steps_in_turn_keep_their_order_under_a_key_and_let_the_loop_go_on_while_they_wait() -> None:
+    from fakeapi.machinery.waiting import wait
+
+    work = Work(Clock(), storage_waits=True)
+    work.start(asyncio.get_running_loop())
+    done: list[str] = []
+
+    def write(name: str, seconds: float) -> None:
+        wait(asyncio.sleep(seconds))
+        done.append(name)
+
+    def failing() -> None:
+        done.append("failing")
+        raise UnknownError("etcdserver: request timed out")
+
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-1"), lambda: write("pulled", 0.1))
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-1"), failing)
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-1"), lambda: write("started", 0.01))
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-2"), lambda: write("node-2", 0.05))
+    work.soon("other", lambda: done.append("other"))
+    await asyncio.sleep(0.3)
+    # the other step and node-2's event did not wait for node-1's; node-1's came in the order recorded,
+    # the failing one not holding up the next (it is retried on its own, a second later)
+    assert done == ["other", "node-2", "pulled", "failing", "started"]
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-1"), lambda: write("killing", 0.5))
+    work.cancel(("events", "kubelet", "node-1"))
+    await asyncio.sleep(0.6)
+    assert done == ["other", "node-2", "pulled", "failing", "started"]  # cancelled while it waited
+    work.stop()
+
+
+async def test_without_storage_that_waits_steps_in_turn_run_at_once(work: Work) -> None:
+    done: list[str] = []
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-1"), lambda: done.append("pulled"))
+    work.in_turn_while_storage_waits(("events", "kubelet", "node-1"), lambda: done.append("started"))
+    assert done == ["pulled", "started"]
