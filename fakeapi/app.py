@@ -121,8 +121,11 @@ async def _close_webhook_client(app: web.Application) -> None:
 
 
 async def _close_store(app: web.Application) -> None:
-    """After the last handler: a durable store's file is complete and unlocked."""
-    app[api_key].store.close()
+    """After the last handler: a durable store's file is complete and unlocked, and no event expires into
+    it any more."""
+    api = app[api_key]
+    api.event_ttl.stop()
+    api.store.close()
 
 
 def setup_routes(app: web.Application, router: GuardedRouter) -> None:

@@ -49,14 +49,18 @@ class EventTTL:
     def reload(self) -> None:
         """The stored events were replaced at once (a reset, a restored snapshot, a start on kept objects):
         each lives one time to live from now."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self.stop()
         self._expiry.clear()
         expires = self.clock.monotonic() + self.ttl
         for key, _data in self.store.items(RESOURCE):
             self._expiry[(key.namespace, key.name)] = expires
         self._arm()
+
+    def stop(self) -> None:
+        """No more expiries: the server stops, and its store closes (they expire after the next start)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
 
     # the control API's reset and restore replace the objects without change events
     after_reset = reload

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+import pytest
+from aiohttp.test_utils import TestClient, TestServer
 from kubernetes import client as k8s
 from kubernetes import watch
 
+from fakeapi.app import create_app
 from fakeapi.config import ServerConfig
 from fakeapi.machinery.clock import Clock
 from fakeapi.testing import FakeAPIServer
@@ -57,3 +63,14 @@ def test_the_time_to_live_is_a_setting_and_restored_events_live_it_again() -> No
         core.create_namespaced_event("default", event("web.2"))
         server.reset()  # (a reset makes the clock live again)
         assert names(core) == []
+
+
+async def test_no_event_expires_once_the_server_has_stopped(tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
+    """A server's store closes as it stops; an event falling due after that is left alone, quietly (it
+    expires after the next start), where a timer writing to the closed store once logged a traceback."""
+    app = create_app(ServerConfig(storage_file=tmp_path / "objects.db", event_ttl=0.2))
+    async with TestClient(TestServer(app, host="127.0.0.1")) as http:
+        response = await http.post("/api/v1/namespaces/default/events", json=event("web.1"))
+        assert response.status == 201
+    await asyncio.sleep(0.4)  # (the event's hour, here 0.2 s, is over)
+    assert [record.getMessage() for record in caplog.records if record.levelno >= logging.WARNING] == []
