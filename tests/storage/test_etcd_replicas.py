@@ -102,6 +102,9 @@ def test_the_simulated_cluster_runs_once_and_moves_to_the_other_replica_when_its
     for name in names:
         assert other.post(PODS, pod(name)).status_code == 201
     wait_until(lambda: running(other, names), 30, "the pods running")
+    # (events are written after the fact, as upstream's broadcaster writes them: wait for them, so that a
+    # second Started event after the takeover would show a pod started twice)
+    wait_until(lambda: all(started_events(other, name) == 1 for name in names), 30, "the Started events")
     before = {p["metadata"]["name"]: p["status"] for p in other.get(PODS)["items"]}
     assert "leads the simulated cluster" not in other.stderr()
     assert len(other.get("/api/v1/nodes")["items"]) == 2  # registered once, by the leader
