@@ -17,18 +17,21 @@ clock, so two events at one (frozen) instant still get distinct names.
 
 Each recorder writes its events in the order recorded, as upstream's broadcaster does from a goroutine of
 its own: on etcd the component carries on while they are in flight (`Work.in_turn_while_storage_waits`).
-An event that cannot be written is written later (a step of its own, retried with back-off), as upstream's
-broadcaster retries in the background.
+As upstream's, a recorder holds at most 1,000 events waiting to be written and drops the ones recorded
+beyond that ("too many queued events"), and an event the server rejects (any error answer: a 504 while
+etcd is away, a fault rule's) is dropped, not written again: client-go retries only when it cannot reach
+the server, which the simulated components always can.
 """
 
 from __future__ import annotations
 
+import logging
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from datetime import datetime
 
 from fakeapi.machinery.clock import Clock, rfc3339, rfc3339_micro
-from fakeapi.machinery.errors import NotFound
+from fakeapi.machinery.errors import NotFound, StatusError
 from fakeapi.machinery.types import JSON
 from fakeapi.simulation.client import Client
 from fakeapi.simulation.work import Work
@@ -37,6 +40,9 @@ CACHE_SIZE = 4096  # events remembered for deduplication, per recorder (upstream
 # ... and by the simulated kubelets together: a cache each, as upstream's, would hold millions of events
 KUBELETS_CACHE_SIZE = 4 * CACHE_SIZE
 NOTE_LIMIT = 1024  # an events.k8s.io note is cut to this many bytes
+MAX_QUEUED_EVENTS = 1000  # events a recorder holds waiting to be written (upstream's broadcaster queue)
+
+log = logging.getLogger("fakeapi.simulation")
 
 
 class EventNames:
@@ -106,7 +112,7 @@ class EventRecorder:
 
     def record(self, ref: JSON, event_type: str, reason: str, message: str) -> None:
         now = rfc3339(self.client.api.clock.now())
-        self.work.in_turn_while_storage_waits(self._writes, lambda: self._write(ref, event_type, reason, message, now))
+        _queue(self.work, self._writes, lambda: self._write(ref, event_type, reason, message, now), ref, reason)
 
     def _write(self, ref: JSON, event_type: str, reason: str, message: str, now: str) -> None:
         namespace = ref.get("namespace") or "default"
@@ -144,8 +150,8 @@ class SeriesRecorder:
     def record(self, ref: JSON, event_type: str, reason: str, action: str, note: str,
                related: JSON | None = None) -> None:
         now = self.client.api.clock.now()
-        self.work.in_turn_while_storage_waits(
-            self._writes, lambda: self._write(ref, event_type, reason, action, _cut(note), related, now))
+        _queue(self.work, self._writes, lambda: self._write(ref, event_type, reason, action, _cut(note), related, now),
+               ref, reason)
 
     def _write(self, ref: JSON, event_type: str, reason: str, action: str, note: str, related: JSON | None,
                now: datetime) -> None:
@@ -172,6 +178,25 @@ class SeriesRecorder:
             event["related"] = related
         self.client.create("events", namespace, event)
         self._cache.put(key, namespace, name, 1)
+
+
+def _queue(work: Work, writes: Hashable, write: Callable[[], None], ref: JSON, reason: str) -> None:
+    """Queue an event's write behind the recorder's earlier ones, unless too many wait already."""
+    if work.queued_in_turn(writes) >= MAX_QUEUED_EVENTS:
+        log.error("Unable to record event: too many queued events, dropped event %s about %s %s/%s",
+                  reason, ref.get("kind"), ref.get("namespace"), ref.get("name"))
+        return
+    work.in_turn_while_storage_waits(writes, lambda: _write_or_drop(write, ref, reason))
+
+
+def _write_or_drop(write: Callable[[], None], ref: JSON, reason: str) -> None:
+    try:
+        write()
+    except StatusError as error:
+        # routine: a namespace being deleted, a fault rule's 4xx; a 5xx says the server is in trouble
+        level = logging.DEBUG if error.code < 500 else logging.WARNING
+        log.log(level, "Server rejected event %s about %s %s/%s (will not retry!): %s", reason, ref.get("kind"),
+                ref.get("namespace"), ref.get("name"), error.message)
 
 
 def _cut(note: str) -> str:

@@ -127,6 +127,11 @@ class Work:
         if key not in self._waiting:
             self._waiting[key] = self._loop.create_task(self._run_in_turn(key))
 
+    def queued_in_turn(self, key: Hashable) -> int:
+        """How many steps wait under `key` for their turn (not counting the one running)."""
+        steps = self._in_turn.get(key)
+        return len(steps) if steps is not None else 0
+
     async def _run_in_turn(self, key: Hashable) -> None:
         steps = self._in_turn[key]
         try:

@@ -73,6 +73,18 @@ def test_a_second_pod_of_the_image_finds_it_present(cluster: FakeAPIServer, core
     assert read(core, "second").status.pod_ip == "10.244.0.3"
 
 
+def test_an_event_the_server_rejects_is_dropped_not_written_again(cluster: FakeAPIServer, core: Any) -> None:
+    fault = cluster.inject(verb="create", resource="events", status=500, times=1, user_agent="kubelet/*")
+    core.create_namespaced_pod("default", builders.pod("web", image="nginx:1.27"))
+    cluster.clock.advance(120)  # past the back-off a retried step would wait
+    assert fault.fired == 1
+    assert [reason for _t, reason, _m in events_of(core, "web")] == ["Scheduled", "Pulled", "Created", "Started"]
+    creates = [(entry.json()["reason"], entry.status) for entry in cluster.requests
+               if entry.resource == "events" and entry.method == "POST" and entry.user_agent == KUBELET_AGENT
+               and entry.json()["involvedObject"]["name"] == "web"]
+    assert creates == [("Pulling", 500), ("Pulled", 201), ("Created", 201), ("Started", 201)]
+
+
 def test_init_containers_run_in_order_before_the_containers(cluster: FakeAPIServer, core: Any) -> None:
     init = [{"name": "migrate", "image": "nginx:1.27"}, {"name": "warm", "image": "nginx:1.27"}]
     core.create_namespaced_pod("default", builders.pod("app", image="nginx:1.27", initContainers=init))
